@@ -1,0 +1,35 @@
+# Set-up, tests and the demo. Every target creates .venv on first use.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install test demo lint bench bench-peers clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+# torch first, pinned: pip takes the local CPU wheel; an unpinned torch pulls a multi-GB CUDA build.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q tests
+
+demo: $(STAMP)
+	$(BIN)/deploy export samples/mobilenet_v2.py --target onnx
+	$(BIN)/python scripts/demo_summary.py deploy_out/mobilenet_v2
+
+lint: $(STAMP)
+	$(BIN)/ruff check deploy tests bench scripts samples
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_backends.py
+
+clean:
+	rm -rf deploy_out .pytest_cache
