@@ -1,0 +1,123 @@
+"""Compile an ExportedProgram with AOTInductor into a self-contained .pt2 package (cuda or host cpu).
+
+The package holds the compiled shared library, the kernels and the weights, so it loads with
+``torch._inductor.aoti_load_package`` from Python (or AOTIModelPackageLoader from C++) without the
+model's source. Only torch is imported here, lazily: the GPU machine may have nothing else.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from deploy.atomic import atomic_path
+from deploy.errors import NotDeployableError
+from deploy.runtimes.cuda.package import (
+    EXAMPLES_KEY,
+    INPUTS_KEY,
+    OUTPUTS_KEY,
+    encode_specs,
+    example_shapes,
+    program_specs,
+)
+from deploy.runtimes.cuda.toolkit import check_target_available, ensure_cuda_home
+
+__all__ = ["emit_pt2", "check_target_available", "move_to_device"]
+
+
+def move_to_device(exported_program: Any, device: str) -> Any:
+    """A copy of the program with weights, constants, example inputs and burnt-in devices on ``device``.
+
+    torch.export.passes.move_to_device_pass rewrites the program in place, so it runs on a deep copy:
+    the exporter keeps using its CPU program for the other targets.
+    """
+    import torch
+    from torch.export.passes import move_to_device_pass
+
+    moved = move_to_device_pass(copy.deepcopy(exported_program), device)
+    if moved.example_inputs is not None:
+        # Older releases left example inputs behind; AOTInductor compiles from them.
+        args, kwargs = moved.example_inputs
+        to = lambda t: t.to(device)  # noqa: E731
+        moved.example_inputs = (
+            torch.utils._pytree.tree_map_only(torch.Tensor, to, args),
+            torch.utils._pytree.tree_map_only(torch.Tensor, to, kwargs),
+        )
+    return moved
+
+
+def op_histogram(exported_program: Any) -> dict[str, int]:
+    """How often each op is called in the program (the report's op histogram)."""
+    counts = Counter(
+        str(getattr(node.target, "__name__", node.target))
+        for node in exported_program.graph.nodes
+        if node.op == "call_function"
+    )
+    return dict(sorted(counts.items()))
+
+
+def _inductor_configs(exported_program: Any) -> dict[str, Any]:
+    inputs, outputs = program_specs(exported_program)
+    return {
+        # Weights become constants: conv/BN folding, constant folding, and on CPU weight prepacking.
+        "freezing": True,
+        "aot_inductor.metadata": {
+            INPUTS_KEY: encode_specs(inputs),
+            OUTPUTS_KEY: encode_specs(outputs),
+            EXAMPLES_KEY: json.dumps(example_shapes(exported_program)),
+        },
+    }
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def emit_pt2(
+    exported_program: Any, out_path: str | Path, *, device: str, configs: dict[str, Any] | None = None
+) -> dict:
+    """Compile ``exported_program`` for ``device`` ('cuda' or 'cpu') into ``out_path``, atomically.
+
+    Raises InputError (exit 2) naming CUDA on a machine without it, before any work; a compile
+    failure is NotDeployableError (exit 1). Returns path, bytes, seconds, ops and notes.
+    ``configs`` overrides Inductor options (e.g. {"freezing": False}).
+    """
+    import torch
+
+    check_target_available(device)
+    out_path = Path(out_path)
+    notes = [f"AOTInductor (torch {torch.__version__}) for {device}"]
+    start = time.perf_counter()
+    program = exported_program
+    if device == "cuda":
+        notes.append(ensure_cuda_home())
+        notes.append(
+            f"GPU {torch.cuda.get_device_name()} (sm_{''.join(map(str, torch.cuda.get_device_capability()))})"
+        )
+        program = move_to_device(exported_program, "cuda")
+    options = {**_inductor_configs(program), **(configs or {})}
+    try:
+        # Writing through an open file keeps the temp name free of the ".pt2" suffix rule.
+        with atomic_path(out_path) as tmp, open(tmp, "w+b") as stream, torch.no_grad():
+            torch._inductor.aoti_compile_and_package(program, package_path=stream, inductor_configs=options)
+    except (KeyboardInterrupt, MemoryError):
+        raise
+    except Exception as exc:
+        raise NotDeployableError(
+            f"AOTInductor could not compile the model for {device}: {_first_line(exc)}", file=str(out_path)
+        ) from exc
+    seconds = time.perf_counter() - start
+    notes.append("freezing on" if options.get("freezing") else "freezing off")
+    return {
+        "path": str(out_path),
+        "bytes": out_path.stat().st_size,
+        "seconds": round(seconds, 3),
+        "ops": op_histogram(exported_program),
+        "notes": notes,
+    }
