@@ -27,7 +27,9 @@ def artifact_kind(path: str | os.PathLike) -> str:
     """The runtime family of an artifact path: 'onnx', 'tflite' or 'pt2'."""
     suffix = Path(path).suffix.lower()
     if suffix not in _LOADERS:
-        raise InputError(f"unknown artifact type {suffix or '(none)'!r}; expected .onnx, .tflite or .pt2", file=str(path))
+        raise InputError(
+            f"unknown artifact type {suffix or '(none)'!r}; expected .onnx, .tflite or .pt2", file=str(path)
+        )
     return suffix.lstrip(".")
 
 

@@ -43,7 +43,11 @@ class OnnxSession:
             raise InputError(f"onnxruntime cannot load this model: {first}", file=str(path)) from exc
         self.path = path
         self.input_specs = [
-            TensorSpec(i.name, tuple(d if isinstance(d, int) else None for d in i.shape), _ORT_TYPES.get(i.type, "float32"))
+            TensorSpec(
+                i.name,
+                tuple(d if isinstance(d, int) else None for d in i.shape),
+                _ORT_TYPES.get(i.type, "float32"),
+            )
             for i in self._session.get_inputs()
         ]
         self.input_names = [s.name for s in self.input_specs]
@@ -51,7 +55,9 @@ class OnnxSession:
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         if len(inputs) != len(self.input_names):
-            raise InputError(f"model takes {len(self.input_names)} inputs, got {len(inputs)}", file=str(self.path))
+            raise InputError(
+                f"model takes {len(self.input_names)} inputs, got {len(inputs)}", file=str(self.path)
+            )
         feed = {name: np.ascontiguousarray(value) for name, value in zip(self.input_names, inputs)}
         return list(self._session.run(self.output_names, feed))
 

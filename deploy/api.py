@@ -1,0 +1,171 @@
+"""The public Python API (for CI and notebooks): export, check_ops, bench, devices.
+
+import deploy
+res = deploy.export("samples/mobilenet_v2.py", targets=["onnx", "tflite"])
+assert res.artifacts["tflite"].parity.ok
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from deploy.errors import InputError
+from deploy.exporter.pipeline import ExportOptions, ExportResult, Progress
+
+ModelLike = Any  # torch.nn.Module | str | os.PathLike
+
+
+def _is_path(value: Any) -> bool:
+    return isinstance(value, (str, os.PathLike))
+
+
+def load(
+    model_or_path: ModelLike,
+    example_inputs: Sequence | None = None,
+    *,
+    model_fn: str = "model",
+    inputs_fn: str = "example_inputs",
+    dynamic_shapes: Any = None,
+    verify_inputs: Sequence | None = None,
+):
+    """A LoadedModel from a model.py path or an nn.Module plus example inputs."""
+    import torch
+
+    from deploy.exporter.loader import LoadedModel, check_inputs, load_model_file
+
+    if _is_path(model_or_path):
+        loaded = load_model_file(model_or_path, model_fn=model_fn, inputs_fn=inputs_fn)
+        if example_inputs is not None:
+            loaded.example_inputs = check_inputs(example_inputs, str(model_or_path), "example_inputs")
+        if dynamic_shapes is not None:
+            loaded.dynamic_shapes = dynamic_shapes
+        return loaded
+    if not isinstance(model_or_path, torch.nn.Module):
+        raise InputError(f"expected an nn.Module or a path, got {type(model_or_path).__name__}")
+    if example_inputs is None:
+        raise InputError("an nn.Module needs example_inputs")
+    inputs = check_inputs(example_inputs, None, "example_inputs")
+    extra = [check_inputs(x, None, "verify_inputs") for x in (verify_inputs or [])]
+    return LoadedModel(
+        model_or_path, inputs, dynamic_shapes, extra, name=type(model_or_path).__name__.lower()
+    )
+
+
+def export(
+    model_or_path: ModelLike,
+    example_inputs: Sequence | None = None,
+    *,
+    targets: Sequence[str] | str = ("onnx",),
+    out: str | os.PathLike | None = None,
+    dynamic_shapes: Any = None,
+    verify_inputs: Sequence | None = None,
+    static: bool = False,
+    rewrite: bool = True,
+    dump_graph: bool = False,
+    rtol: float | None = None,
+    atol: float | None = None,
+    channels_last_io: bool = False,
+    model_fn: str = "model",
+    inputs_fn: str = "example_inputs",
+    progress: Progress | None = None,
+) -> ExportResult:
+    """Export a model.py, an nn.Module (+ example inputs) or a .onnx file to verified artifacts.
+
+    Returns an ExportResult whose ``artifacts[target]`` has ``path``, ``bytes`` and ``parity``;
+    ``report`` is the report.json object. Bad input raises InputError; a target that cannot be
+    built is recorded in the result (``result.ok`` is False, ``result.errors`` holds why).
+    """
+    from deploy.exporter.verify import ATOL, RTOL
+
+    options = ExportOptions(
+        targets=[targets] if isinstance(targets, str) else list(targets),
+        out=Path(out) if out is not None else None,
+        static=static,
+        rewrite=rewrite,
+        dump_graph=dump_graph,
+        rtol=RTOL if rtol is None else rtol,
+        atol=ATOL if atol is None else atol,
+        channels_last_io=channels_last_io,
+    )
+    progress = progress or (lambda _: None)
+    if _is_path(model_or_path) and str(model_or_path).lower().endswith(".onnx"):
+        from deploy.exporter.onnx_input import export_onnx_file
+
+        path = Path(model_or_path)
+        if not path.is_file():
+            raise InputError("no such file", file=str(path))
+        return export_onnx_file(path, options, progress)
+    from deploy.exporter.pipeline import export_model
+
+    loaded = load(
+        model_or_path,
+        example_inputs,
+        model_fn=model_fn,
+        inputs_fn=inputs_fn,
+        dynamic_shapes=dynamic_shapes,
+        verify_inputs=verify_inputs,
+    )
+    return export_model(loaded, options, progress)
+
+
+def bench(
+    model_or_path: ModelLike,
+    *,
+    device: str = "local",
+    runs: int = 50,
+    warmup: int = 5,
+    threads: int | None = None,
+    example_inputs: Sequence | None = None,
+    model_fn: str = "model",
+    inputs_fn: str = "example_inputs",
+    **device_options: Any,
+):
+    """Measure latency of an artifact (.onnx/.tflite/.pt2) or of a model.py / nn.Module run eagerly."""
+    from deploy.devices import get_device
+
+    if runs < 1 or warmup < 0:
+        raise InputError("--runs must be >= 1 and --warmup >= 0")
+    target = get_device(device)
+    if _is_path(model_or_path) and Path(model_or_path).suffix.lower() in (".onnx", ".tflite", ".pt2"):
+        path = Path(model_or_path)
+        if not path.is_file():
+            raise InputError("no such file", file=str(path))
+        return target.bench(path, runs=runs, warmup=warmup, threads=threads, **device_options)
+    loaded = load(model_or_path, example_inputs, model_fn=model_fn, inputs_fn=inputs_fn)
+    if not hasattr(target, "bench_session"):
+        raise InputError(f"device {device!r} runs artifacts only; export the model first (deploy export)")
+    return target.bench_session(
+        eager_factory(loaded, threads),
+        label=f"{loaded.name} (eager)",
+        runs=runs,
+        warmup=warmup,
+        threads=threads,
+        inputs=[t.numpy() for t in loaded.example_inputs],
+    )
+
+
+def eager_factory(loaded, threads: int | None = None):
+    """A Session factory that runs the loaded model eagerly (the dynamic-graph baseline)."""
+    from deploy.runtimes.eager import EagerSession
+
+    return lambda: EagerSession(loaded.module, loaded.example_inputs, threads=threads)
+
+
+def devices() -> list[dict]:
+    """Every device reachable now: this host, CUDA GPUs, adb devices."""
+    from deploy.devices import list_devices
+
+    return list_devices()
+
+
+def check_ops(model_or_path: ModelLike, target: str = "onnx", **options: Any):
+    """What ``target`` cannot run, why, and where in the user's source (issue #5)."""
+    from deploy.checks import check_ops as run_check
+
+    return run_check(model_or_path, target=target, **options)
+
+
+__all__ = ["export", "bench", "devices", "check_ops", "ExportResult", "load"]

@@ -1,0 +1,92 @@
+"""torch.export with the user's dynamic shapes, non-strict first, errors mapped to the user's source."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from typing import Any
+
+import torch
+
+from deploy.errors import NotDeployableError
+from deploy.exporter.shapes import grow_small_dims
+from deploy.exporter.source import source_window, user_frame_in_message
+from deploy.quiet import quiet_torch
+
+_DATA_DEPENDENT = ("GuardOnDataDependentSymNode", "data-dependent", "DataDependent")
+
+
+def export_program(
+    module: torch.nn.Module, inputs: tuple, dynamic_shapes: Any = None
+) -> tuple[torch.export.ExportedProgram, list[str]]:
+    """Export ``module``; returns the program and notes. Failures raise NotDeployableError."""
+    traced_inputs, notes = grow_small_dims(module, inputs, dynamic_shapes)
+    first: BaseException | None = None
+    for strict in (False, True):
+        try:
+            with torch.no_grad(), quiet_torch():
+                ep = torch.export.export(module, traced_inputs, dynamic_shapes=dynamic_shapes, strict=strict)
+            if strict:
+                notes.append("non-strict export failed; exported with strict=True")
+            return ep, notes
+        except Exception as exc:  # torch raises many unrelated types here
+            first = first or exc
+            if _is_control_flow_failure(exc):
+                break  # strict mode fails the same way, only slower
+    raise explain_export_failure(first, module) from first
+
+
+def _is_control_flow_failure(exc: BaseException) -> bool:
+    message = str(exc)
+    return (
+        any(m in message or m in type(exc).__name__ for m in _DATA_DEPENDENT)
+        or "Constraints violated" in message
+    )
+
+
+def explain_export_failure(exc: BaseException, module: torch.nn.Module) -> NotDeployableError:
+    """One clear error naming the user's file:line instead of a torch internals message."""
+    message = str(exc)
+    where = user_frame_in_message(message)
+    if any(marker in message or marker in type(exc).__name__ for marker in _DATA_DEPENDENT):
+        what = "Python control flow on a tensor value (if/while/.item()) cannot be exported as is"
+        hint = "let deploy rewrite it (drop --no-rewrite) or use torch.cond / torch.where"
+        return _located(what, hint, where)
+    if "specialized it to be a constant" in message or "Constraints violated" in message:
+        loop = find_shape_control_flow(module)
+        what = "a dynamic dim was specialised to its example size"
+        hint = "a Python loop or branch on that size fixes it; let deploy rewrite it or mark the dim static"
+        return _located(what, hint, where or loop)
+    first = message.strip().splitlines()[0] if message.strip() else type(exc).__name__
+    return _located(f"torch.export failed: {type(exc).__name__}: {first}", "", where)
+
+
+def _located(what: str, hint: str, where: tuple[str, int] | None) -> NotDeployableError:
+    text = f"{what}; {hint}" if hint else what
+    if where is None:
+        return NotDeployableError(text)
+    return NotDeployableError(text, file=where[0], line=where[1], detail=source_window(*where))
+
+
+def find_shape_control_flow(module: torch.nn.Module) -> tuple[str, int] | None:
+    """The first `for`/`while`/`if` in the module's forwards whose header reads a tensor size."""
+    seen: set[type] = set()
+    for sub in module.modules():
+        cls = type(sub)
+        if cls in seen:
+            continue
+        seen.add(cls)
+        try:
+            lines, start = inspect.getsourcelines(cls.forward)
+            file = inspect.getsourcefile(cls.forward)
+        except (OSError, TypeError):
+            continue
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        for node in ast.walk(tree):
+            header = getattr(node, "iter", None) or getattr(node, "test", None)
+            if isinstance(node, (ast.For, ast.While, ast.If)) and header is not None:
+                text = ast.unparse(header)
+                if ".shape" in text or ".size(" in text or "len(" in text:
+                    return file, start + node.lineno - 1
+    return None

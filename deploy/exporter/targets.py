@@ -1,0 +1,95 @@
+"""Targets: which artifact each --target names, and how it is emitted. Backends load lazily."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deploy.errors import InputError
+
+# target -> artifact file name in the output directory
+FILENAMES = {
+    "onnx": "model.onnx",
+    "tflite": "model.tflite",
+    "cuda": "model.cuda.pt2",
+    "cpu": "model.cpu.pt2",
+}
+TARGETS = tuple(FILENAMES)
+
+
+@dataclass
+class EmitContext:
+    """What emitters may need: the exported program, the ONNX graph once made, options."""
+
+    out_dir: Path
+    exported_program: Any = None  # torch.export.ExportedProgram (None for a .onnx input)
+    onnx_model: Any = None  # onnx.ModelProto, produced by the onnx target or given as input
+    dump_dir: Path | None = None
+    channels_last_io: bool = False
+    custom_translation_table: dict | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def parse_targets(value: str | list[str] | tuple[str, ...]) -> list[str]:
+    """'onnx,tflite' or ['onnx', 'tflite'] -> validated list, in a dependency-safe order."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    names = [item.strip().lower() for item in items if item.strip()]
+    unknown = [n for n in names if n not in FILENAMES]
+    if unknown or not names:
+        raise InputError(f"unknown target {', '.join(unknown) or '(none)'}; choose from {', '.join(TARGETS)}")
+    return [t for t in TARGETS if t in names]
+
+
+def check_available(targets: list[str]) -> None:
+    """Fail early (exit 2) for a target this machine cannot build, before any export work."""
+    for target in targets:
+        if target in ("cuda", "cpu"):
+            from deploy.runtimes.cuda.emit import check_target_available
+
+            check_target_available(target)
+
+
+def ensure_onnx(ctx: EmitContext) -> Any:
+    """The ONNX graph of the program, made once (the tflite backend lowers it)."""
+    if ctx.onnx_model is None:
+        from deploy.runtimes.onnx.emit import simplify, to_onnx_proto
+
+        model = to_onnx_proto(ctx.exported_program, ctx.custom_translation_table)
+        ctx.onnx_model, note = simplify(model)
+        if note:
+            ctx.notes.append(note)
+    return ctx.onnx_model
+
+
+def emit(target: str, ctx: EmitContext) -> dict:
+    """Write the artifact for ``target``; returns path, bytes, ops, seconds, notes."""
+    path = ctx.out_dir / FILENAMES[target]
+    if target == "onnx" and ctx.exported_program is None:
+        from deploy.runtimes.onnx.emit import save_onnx
+
+        return save_onnx(ensure_onnx(ctx), path)
+    if target == "onnx":
+        from deploy.runtimes.onnx.emit import emit_onnx
+
+        info = emit_onnx(
+            ctx.exported_program,
+            path,
+            dump_dir=ctx.dump_dir,
+            custom_translation_table=ctx.custom_translation_table,
+        )
+        ctx.onnx_model = info.pop("model")
+        return info
+    if target == "tflite":
+        from deploy.runtimes.tflite.emit import emit_tflite
+
+        return emit_tflite(
+            ensure_onnx(ctx), path, channels_last_io=ctx.channels_last_io, dump_dir=ctx.dump_dir
+        )
+    from deploy.runtimes.cuda.emit import emit_pt2
+
+    if ctx.exported_program is None:
+        raise InputError(
+            f"--target {target} needs a model.py or nn.Module (an AOTInductor package is built from PyTorch)"
+        )
+    return emit_pt2(ctx.exported_program, path, device=target)

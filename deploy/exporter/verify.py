@@ -1,0 +1,164 @@
+"""Verify an artifact against eager PyTorch on many inputs.
+
+Cases: the example inputs, fresh random inputs like them, for each dynamic dim its min, a mid
+size and a capped max, and the model's own verify_inputs(). An output matches when
+max|artifact - eager| <= atol + rtol * max|eager| (error relative to output magnitude).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import torch
+
+from deploy.exporter.shapes import DynamicDim
+from deploy.runtimes.base import Session
+from deploy.runtimes.eager import flatten_outputs
+
+RTOL = 1e-4
+ATOL = 1e-5
+MAX_CAP = 512  # the largest size a dynamic dim is verified at, unless its own max is smaller
+
+# A reference maps a tuple of input tensors to the expected outputs (eager PyTorch, or the source
+# ONNX model when the input is a .onnx file).
+Reference = Callable[[tuple], list[np.ndarray]]
+
+
+@dataclass
+class Case:
+    """One set of inputs to compare on, and where it came from."""
+
+    label: str
+    inputs: tuple
+
+
+@dataclass
+class Parity:
+    cases: int = 0
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    ok: bool = True
+    worst: dict | None = None  # {case, output, max_abs, max_rel, input_shapes}
+    case_labels: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _like(tensor: torch.Tensor, shape: Sequence[int], generator: torch.Generator) -> torch.Tensor:
+    """A fresh random tensor of ``shape`` that looks like ``tensor`` (dtype, value range)."""
+    if tensor.dtype == torch.bool:
+        return torch.rand(shape, generator=generator) > 0.5
+    if not tensor.is_floating_point():
+        low = int(tensor.min()) if tensor.numel() else 0
+        high = int(tensor.max()) + 1 if tensor.numel() else 2
+        return torch.randint(low, max(high, low + 1), tuple(shape), generator=generator, dtype=tensor.dtype)
+    scale = float(tensor.std()) if tensor.numel() > 1 else 1.0
+    centre = float(tensor.mean()) if tensor.numel() else 0.0
+    return (torch.randn(tuple(shape), generator=generator) * (scale or 1.0) + centre).to(tensor.dtype)
+
+
+def _verification_sizes(dim: DynamicDim, example: int) -> list[tuple[str, int]]:
+    low = max(dim.low, 1)
+    cap = min(dim.high if dim.high is not None else MAX_CAP, max(4 * example, 32), MAX_CAP)
+    cap = max(cap, low)
+    sizes = [("min", low), ("mid", (low + cap) // 2), ("max", cap)]
+    return [(name, size) for name, size in sizes if size != example]
+
+
+def build_cases(
+    example: tuple, dims: list[DynamicDim], extra: Sequence[tuple] = (), seed: int = 0
+) -> list[Case]:
+    """Every input set the artifacts are compared on."""
+    generator = torch.Generator().manual_seed(seed)
+    cases = [Case("example", example)]
+    cases.append(Case("random", tuple(_like(t, t.shape, generator) for t in example)))
+    by_symbol: dict[str, list[DynamicDim]] = {}
+    for dim in dims:
+        by_symbol.setdefault(dim.symbol, []).append(dim)
+    for symbol, group in by_symbol.items():
+        first = group[0]
+        for name, size in _verification_sizes(first, example[first.input_index].shape[first.dim]):
+            shapes = [list(t.shape) for t in example]
+            for dim in group:  # dims sharing a symbol must share a size
+                shapes[dim.input_index][dim.dim] = size
+            inputs = tuple(_like(t, s, generator) for t, s in zip(example, shapes))
+            cases.append(Case(f"{symbol}={size} ({name})", inputs))
+    cases.extend(Case(f"verify_inputs[{i}]", tuple(x)) for i, x in enumerate(extra))
+    return cases
+
+
+def eager_reference(module: torch.nn.Module) -> Reference:
+    """A reference that runs ``module`` eagerly (no grad) and returns numpy outputs."""
+
+    def run(inputs: tuple) -> list[np.ndarray]:
+        with torch.no_grad():
+            return [t.detach().cpu().numpy() for t in flatten_outputs(module(*inputs))]
+
+    return run
+
+
+def compare(
+    expected: list[np.ndarray], actual: list[np.ndarray], rtol: float = RTOL, atol: float = ATOL
+) -> list[tuple[float, float, bool, str]]:
+    """Per output: (max_abs, max_rel, ok, problem) with the tolerance rule of this module."""
+    if len(expected) != len(actual):
+        return [(float("inf"), float("inf"), False, f"{len(actual)} outputs, expected {len(expected)}")]
+    results = []
+    for ref, out in zip(expected, actual):
+        out = np.asarray(out)
+        if tuple(ref.shape) != tuple(out.shape):
+            results.append(
+                (float("inf"), float("inf"), False, f"shape {tuple(out.shape)}, expected {tuple(ref.shape)}")
+            )
+            continue
+        if ref.size == 0:
+            results.append((0.0, 0.0, True, ""))
+            continue
+        diff = np.abs(ref.astype(np.float64) - out.astype(np.float64))
+        max_abs = float(np.nanmax(diff)) if not np.isnan(diff).all() else 0.0
+        if np.isnan(diff).any() and not np.array_equal(np.isnan(ref), np.isnan(out)):
+            max_abs = float("inf")
+        magnitude = float(np.nanmax(np.abs(ref.astype(np.float64)))) if ref.size else 0.0
+        max_rel = max_abs / magnitude if magnitude > 0 else max_abs
+        results.append((max_abs, max_rel, max_abs <= atol + rtol * magnitude, ""))
+    return results
+
+
+def verify(
+    session: Session, reference: Reference, cases: Sequence[Case], rtol: float = RTOL, atol: float = ATOL
+) -> Parity:
+    """Run every case through ``session`` and eager ``reference``; the worst mismatch is kept."""
+    parity = Parity()
+    worst_score = -1.0
+    for case in cases:
+        expected = reference(case.inputs)
+        arrays = [t.detach().cpu().numpy() for t in case.inputs]
+        try:
+            actual = session.run(arrays)
+        except Exception as exc:  # a runtime that rejects a size is a parity failure, not a crash
+            results = [
+                (float("inf"), float("inf"), False, f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+            ]
+        else:
+            results = compare(expected, actual, rtol, atol)
+        parity.cases += 1
+        parity.case_labels.append(case.label)
+        for index, (max_abs, max_rel, ok, problem) in enumerate(results):
+            parity.max_abs = max(parity.max_abs, max_abs)
+            parity.max_rel = max(parity.max_rel, max_rel)
+            parity.ok = parity.ok and ok
+            score = max_rel if ok else float("inf") if max_rel == float("inf") else 1e9 + max_rel
+            if score > worst_score:
+                worst_score = score
+                parity.worst = {
+                    "case": case.label,
+                    "output": index,
+                    "max_abs": max_abs,
+                    "max_rel": max_rel,
+                    "input_shapes": [list(t.shape) for t in case.inputs],
+                    "problem": problem,
+                }
+    return parity

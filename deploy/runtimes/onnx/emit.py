@@ -1,0 +1,113 @@
+"""Emit model.onnx from an ExportedProgram: torch.onnx.export(dynamo=True), then onnxsim.
+
+If onnxsim fails (or breaks the graph's checker), the unsimplified graph is kept and a note says so.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import onnx
+
+from deploy.atomic import atomic_path
+from deploy.errors import UnsupportedOpError
+from deploy.quiet import quiet_torch
+
+
+def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None = None) -> onnx.ModelProto:
+    """Translate an ExportedProgram to an ONNX ModelProto (torch.onnx dynamo exporter)."""
+    import torch
+
+    with quiet_torch():
+        try:
+            program = torch.onnx.export(
+                exported_program,
+                (),
+                dynamo=True,
+                verbose=False,
+                custom_translation_table=custom_translation_table,
+            )
+        except Exception as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise UnsupportedOpError(f"torch.onnx cannot translate this program: {first}") from exc
+    return program.model_proto
+
+
+def simplify(model: onnx.ModelProto) -> tuple[onnx.ModelProto, str | None]:
+    """onnxsim the model; returns (model, note). On failure the input model comes back with a note."""
+    try:
+        import onnxsim
+
+        with quiet_torch():
+            simplified, ok = onnxsim.simplify(model)
+        if not ok:
+            return model, "onnxsim could not validate the simplified graph; kept the unsimplified graph"
+        onnx.checker.check_model(simplified)
+        return simplified, None
+    except Exception as exc:  # onnxsim raises RuntimeError/ValueError/C++ errors
+        first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+        return model, f"onnxsim failed ({first}); kept the unsimplified graph"
+
+
+def op_histogram(model: onnx.ModelProto) -> dict[str, int]:
+    """Op type -> count, including ops inside If/Loop/Scan subgraphs."""
+    counts: dict[str, int] = {}
+
+    def walk(graph: onnx.GraphProto) -> None:
+        for node in graph.node:
+            counts[node.op_type] = counts.get(node.op_type, 0) + 1
+            for attr in node.attribute:
+                if attr.type == onnx.AttributeProto.GRAPH:
+                    walk(attr.g)
+                for sub in attr.graphs:
+                    walk(sub)
+
+    walk(model.graph)
+    return dict(sorted(counts.items()))
+
+
+def emit_onnx(
+    exported_program: Any,
+    out_path: Path,
+    *,
+    dump_dir: Path | None = None,
+    custom_translation_table: dict | None = None,
+    run_onnxsim: bool = True,
+) -> dict:
+    """Write ``out_path`` atomically; returns path, bytes, ops, seconds and notes."""
+    start = time.perf_counter()
+    model = to_onnx_proto(exported_program, custom_translation_table)
+    notes: list[str] = []
+    if dump_dir is not None:
+        _dump(model, dump_dir / "onnx_exported.txt")
+    if run_onnxsim:
+        model, note = simplify(model)
+        if note:
+            notes.append(note)
+        elif dump_dir is not None:
+            _dump(model, dump_dir / "onnx_simplified.txt")
+    info = save_onnx(model, out_path)
+    info.update(seconds=round(time.perf_counter() - start, 3), notes=notes, model=model)
+    return info
+
+
+def save_onnx(model: onnx.ModelProto, out_path: Path) -> dict:
+    """Write ``model`` atomically; returns path, bytes and the op histogram."""
+    with atomic_path(out_path) as tmp:
+        onnx.save(model, str(tmp))
+    return {
+        "path": str(out_path),
+        "bytes": out_path.stat().st_size,
+        "ops": op_histogram(model),
+        "seconds": 0.0,
+        "notes": [],
+    }
+
+
+def _dump(model: onnx.ModelProto, path: Path) -> None:
+    from deploy.atomic import write_text
+
+    # printable_graph lists initializers by name and shape only, so dumps stay readable.
+    write_text(path, onnx.helper.printable_graph(model.graph) + "\n")
