@@ -27,7 +27,10 @@ class ResNet18(nn.Module):
     def __init__(self, num_classes: int = 1000):
         super().__init__()
         self.stem = nn.Sequential(
-            nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64), nn.ReLU(inplace=True), nn.MaxPool2d(3, 2, 1)
+            nn.Conv2d(3, 64, 7, 2, 3, bias=False),
+            nn.BatchNorm2d(64),
+            nn.ReLU(inplace=True),
+            nn.MaxPool2d(3, 2, 1),
         )
         blocks, cin = [], 64
         for cout, stride in [(64, 1), (128, 2), (256, 2), (512, 2)]:

@@ -1,0 +1,67 @@
+"""torch.export step: dynamic shapes honoured, the 0/1-specialisation trap, errors at the user's line."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.export import Dim
+
+from deploy.errors import NotDeployableError
+from deploy.exporter.export import export_program
+from deploy.exporter.shapes import dynamic_dims, grow_small_dims
+
+
+class Pool(torch.nn.Module):
+    def forward(self, x):
+        return x.sum(dim=1) * 2
+
+
+def test_dynamic_dim_with_example_size_one_stays_dynamic():
+    example = (torch.randn(1, 3),)
+    ep, notes = export_program(Pool(), example, ({0: Dim("batch", max=64)},))
+    dims = dynamic_dims(ep)
+    assert [(d.input_index, d.dim) for d in dims] == [(0, 0)]
+    assert dims[0].high == 64
+    assert any("traced with size 2" in n for n in notes)
+    out = ep.module()(torch.randn(7, 3))  # a static export would refuse size 7
+    assert out.shape == (7,)
+
+
+def test_dict_dynamic_shapes_by_argument_name():
+    spec = {"x": {0: Dim("batch")}}
+    grown, _ = grow_small_dims(Pool(), (torch.randn(1, 3),), spec)
+    assert grown[0].shape == (2, 3)
+
+
+def test_static_when_no_dynamic_shapes():
+    ep, notes = export_program(Pool(), (torch.randn(1, 3),))
+    assert dynamic_dims(ep) == [] and notes == []
+
+
+def test_tensor_if_fails_at_the_users_line():
+    class Branch(torch.nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:
+                return x
+            return -x
+
+    with pytest.raises(NotDeployableError) as info:
+        export_program(Branch(), (torch.randn(3),))
+    err = info.value
+    assert err.file == __file__
+    assert "if x.sum() > 0" in err.detail
+    assert err.exit_code == 1
+
+
+def test_loop_over_dynamic_size_names_the_loop():
+    class Loop(torch.nn.Module):
+        def forward(self, x):
+            acc = x[:, 0]
+            for t in range(1, x.shape[1]):
+                acc = acc + x[:, t]
+            return acc
+
+    with pytest.raises(NotDeployableError, match="specialised") as info:
+        export_program(Loop(), (torch.randn(2, 5),), ({1: Dim("seq", min=2, max=32)},))
+    assert info.value.file == __file__
+    assert "for t in range" in info.value.detail

@@ -1,0 +1,61 @@
+"""Verification: the cases built, the tolerance rule, and the worst mismatch reported."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from deploy.exporter.shapes import DynamicDim
+from deploy.exporter.verify import build_cases, compare, eager_reference, verify
+from deploy.runtimes.base import TensorSpec
+
+
+def test_cases_cover_example_random_sizes_and_verify_inputs():
+    example = (torch.randn(1, 8, 4), torch.randint(0, 5, (1, 8)))
+    dims = [DynamicDim(0, 1, "s0", 1, 64), DynamicDim(1, 1, "s0", 1, 64)]
+    cases = build_cases(example, dims, extra=[(torch.ones(1, 3, 4), torch.zeros(1, 3, dtype=torch.long))])
+    labels = [c.label for c in cases]
+    assert labels[:2] == ["example", "random"]
+    assert any("(min)" in lab for lab in labels) and any("(max)" in lab for lab in labels)
+    assert labels[-1] == "verify_inputs[0]"
+    for case in cases:
+        a, b = case.inputs
+        assert a.shape[1] == b.shape[1]  # dims sharing a symbol share a size
+        assert b.dtype == torch.long and int(b.min()) >= 0 and int(b.max()) <= 4
+
+
+def test_capped_max_respects_the_dims_own_max():
+    dims = [DynamicDim(0, 0, "b", 0, 3)]
+    sizes = [c.inputs[0].shape[0] for c in build_cases((torch.randn(2, 2),), dims)]
+    assert max(sizes) == 3 and min(sizes) == 1
+
+
+def test_compare_uses_error_relative_to_output_magnitude():
+    ref = [np.array([100.0, 1.0], dtype=np.float32)]
+    ok = compare(ref, [np.array([100.005, 1.0], dtype=np.float32)])[0]
+    bad = compare(ref, [np.array([100.0, 1.5], dtype=np.float32)])[0]
+    assert ok[2] and not bad[2]
+    assert abs(bad[1] - 0.005) < 1e-6
+    shape = compare(ref, [np.zeros(3, dtype=np.float32)])[0]
+    assert not shape[2] and "shape" in shape[3]
+
+
+class WrongSession:
+    """The other side of the comparison: an artifact that is off by 1% on large inputs."""
+
+    runtime = "test"
+    input_specs = [TensorSpec("x", (None, 4), "float32")]
+
+    def run(self, inputs):
+        x = inputs[0]
+        out = np.tanh(x)
+        return [out * 1.01 if x.shape[0] > 3 else out]
+
+
+def test_verify_reports_the_worst_case():
+    cases = build_cases((torch.randn(2, 4),), [DynamicDim(0, 0, "b", 1, 8)])
+    parity = verify(WrongSession(), eager_reference(torch.nn.Tanh()), cases)
+    assert not parity.ok
+    assert parity.worst["input_shapes"][0][0] > 3
+    assert parity.worst["max_rel"] > 5e-3
+    assert parity.cases == len(cases)
