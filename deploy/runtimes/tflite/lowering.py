@@ -1,0 +1,153 @@
+"""Lower an ONNX graph (read with onnx-ir) into TFLite subgraphs, node by node.
+
+Nodes whose inputs are all constants are folded with the ONNX reference implementation;
+every other node goes through its registered lowering. A node without a lowering, or one
+its lowering rejects, raises ``UnsupportedOpError`` naming the op, the node and the user's
+source line; nothing half-lowered is ever written.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import onnx_ir as ir
+
+from deploy.errors import UnsupportedOpError
+from deploy.runtimes.onnx.source import node_source
+from deploy.runtimes.tflite import registry
+from deploy.runtimes.tflite.builder import ModelBuilder
+from deploy.runtimes.tflite.context import LoweringContext, ir_dtype, ir_shape
+from deploy.runtimes.tflite.values import NotConstant, Unsupported, Value, channels_last
+
+# Ops whose value is not a function of their inputs, or that lower better than they fold.
+NOT_FOLDED = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli",
+              "If", "Loop", "Scan", "Constant"}  # fmt: skip
+FOLD_LIMIT = 1 << 24  # elements; bigger results stay computed at run time
+
+
+def unsupported(node: ir.Node, reason: str) -> UnsupportedOpError:
+    where = node_source(ir.serde.serialize_node(node)) if node.metadata_props else None
+    name = node.name or "(unnamed)"
+    message = f"ONNX op {node.op_type} (node {name}) cannot be lowered to TFLite: {reason}"
+    return UnsupportedOpError(message, file=where[0] if where else None, line=where[1] if where else None)
+
+
+def fold(ctx: LoweringContext, node: ir.Node) -> list[Value] | None:
+    """Evaluate a node whose inputs are all constants; None when it should not be folded."""
+    if node.op_type in NOT_FOLDED or node.domain not in ("", "ai.onnx") or not node.inputs:
+        return None
+    inputs = [ctx.get(v) for v in node.inputs]
+    if any(v is not None and v.const is None for v in inputs):
+        return None
+    if any(isinstance(a.value, ir.Graph) for a in node.attributes.values()):
+        return None
+    from onnx.reference import ReferenceEvaluator
+
+    proto = ir.serde.serialize_node(node)
+    feeds = {name: v.const for name, v in zip(proto.input, inputs) if name and v is not None}
+    opset = ctx.options.get("opset", 18)
+    try:
+        evaluator = ReferenceEvaluator(_single_node_model(proto, node, inputs, opset))
+        results = evaluator.run(None, feeds)
+    except Exception:  # the reference may not implement an op; then it is lowered instead
+        return None
+    if any(np.asarray(r).size > FOLD_LIMIT for r in results):
+        return None
+    return [ctx.const(np.asarray(r), name=o.name or "folded") for r, o in zip(results, node.outputs)]
+
+
+def _single_node_model(proto, node: ir.Node, inputs, opset: int) -> onnx.ModelProto:
+    make = onnx.helper.make_tensor_value_info
+    graph_inputs = [make(n, onnx.helper.np_dtype_to_tensor_dtype(v.const.dtype), v.const.shape)
+                    for n, v in zip(proto.input, inputs) if n and v is not None]  # fmt: skip
+    outputs = [onnx.helper.make_empty_tensor_value_info(o) for o in proto.output if o]
+    graph = onnx.helper.make_graph([proto], "fold", graph_inputs, outputs)
+    return onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", opset)])
+
+
+def lower_node(ctx: LoweringContext, node: ir.Node) -> None:
+    """Lower one node and bind its outputs in ``ctx``."""
+    first_tensor = len(ctx.sg.tensors)
+    try:
+        results = fold(ctx, node)
+        if results is None:
+            lowering = registry.find(node.op_type, node.domain)
+            if lowering is None:
+                raise Unsupported("no lowering for this op")
+            results = lowering(ctx, node)
+    except (Unsupported, NotConstant) as exc:
+        raise unsupported(node, str(exc)) from exc
+    except UnsupportedOpError:
+        raise
+    except Exception as exc:  # a lowering bug must still name the node, never crash the writer
+        raise unsupported(node, f"lowering failed ({type(exc).__name__}: {exc})") from exc
+    if not isinstance(results, (list, tuple)):
+        results = [results]
+    for output, value in zip(node.outputs, results):
+        if value is None or not output.name:
+            continue
+        if value.tensor is not None and value.tensor >= first_tensor:
+            ctx.sg.tensors[value.tensor].name = output.name
+        if value.shape is None and output.shape is not None:
+            value.shape = ir_shape(output)
+        ctx.values[output] = value
+
+
+def lower_graph_body(ctx: LoweringContext, graph: ir.Graph) -> None:
+    for initializer in graph.initializers.values():
+        if initializer.const_value is not None:
+            ctx.values[initializer] = ctx.const(initializer.const_value.numpy(), name=initializer.name)
+    for node in graph:
+        lower_node(ctx, node)
+
+
+def add_input(ctx: LoweringContext, value: ir.Value, channels_last_io: bool = False) -> Value:
+    shape, dtype = ir_shape(value), ir_dtype(value)
+    perm = channels_last(len(shape)) if channels_last_io and shape is not None and len(shape) == 4 else None
+    tensor = ctx.new_tensor(shape, dtype, perm, name=value.name)
+    ctx.sg.tensors[tensor].name = value.name
+    ctx.sg.inputs.append(tensor)
+    lowered = Value(value.name, shape, dtype, tensor=tensor, perm=perm)
+    ctx.values[value] = lowered
+    return lowered
+
+
+def output_tensor(ctx: LoweringContext, value: Value, perm=None) -> int:
+    """A tensor for a subgraph output: a fresh one if it is an input, a constant or already used."""
+    tensor = ctx.tensor(value, perm)
+    reused = tensor in ctx.sg.inputs or tensor in ctx.sg.outputs or ctx.sg.tensors[tensor].data is not None
+    if reused:
+        if perm is not None:
+            raise Unsupported("a channels-last output that is also an input")
+        tensor = ctx.identity(value)
+    return tensor
+
+
+def lower_model(proto: onnx.ModelProto, channels_last_io: bool = False) -> ModelBuilder:
+    """The whole model as a ModelBuilder (main graph = subgraph 0)."""
+    try:
+        proto = onnx.shape_inference.infer_shapes(proto, data_prop=True)
+    except Exception:  # shapes are then taken from value_info only
+        pass
+    model = ir.serde.deserialize_model(proto)
+    builder = ModelBuilder()
+    index, subgraph = builder.new_subgraph("main")
+    options = {"opset": model.opset_imports.get("", model.opset_imports.get("ai.onnx", 18))}
+    ctx = LoweringContext(builder, subgraph, index, options)
+    for value in model.graph.inputs:
+        if value.name in model.graph.initializers:
+            continue
+        add_input(ctx, value, channels_last_io)
+    lower_graph_body(ctx, model.graph)
+    for value in model.graph.outputs:
+        lowered = ctx.values.get(value)
+        if lowered is None:
+            raise UnsupportedOpError(f"graph output {value.name!r} is not computed by the graph")
+        perm = channels_last(4) if channels_last_io and lowered.rank == 4 else None
+        try:
+            tensor = output_tensor(ctx, lowered, perm)
+        except Unsupported as exc:
+            raise UnsupportedOpError(f"output {value.name!r}: {exc}") from exc
+        ctx.sg.tensors[tensor].name = value.name
+        ctx.sg.outputs.append(tensor)
+    return builder

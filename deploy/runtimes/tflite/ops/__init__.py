@@ -1,0 +1,11 @@
+"""Built-in lowerings, one module per op family; importing this package registers them all."""
+
+from deploy.runtimes.tflite.ops import (  # noqa: F401
+    conv_pool,
+    elementwise,
+    matmul,
+    normalization,
+    reduction,
+    shape_ops,
+    slicing,
+)

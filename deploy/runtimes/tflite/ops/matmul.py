@@ -1,0 +1,96 @@
+"""Matrix products: Gemm/MatMul with constant weights -> FULLY_CONNECTED, else BATCH_MATMUL.
+
+FULLY_CONNECTED weights are laid out [out, in] here, once, at lowering time; a bias ADD
+right after is folded into the op by ``fuse.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx_ir as ir
+from ai_edge_litert import schema_py_generated as schema
+
+from deploy.runtimes.tflite.builder import OPS
+from deploy.runtimes.tflite.context import LoweringContext
+from deploy.runtimes.tflite.ops._common import attr, elementwise_values, out_shape, scalar
+from deploy.runtimes.tflite.registry import lower
+from deploy.runtimes.tflite.values import Unsupported, Value
+
+
+def fully_connected(
+    ctx: LoweringContext, a: Value, weights: np.ndarray, bias: np.ndarray | None, shape
+) -> Value:
+    """FULLY_CONNECTED over the last dim of ``a`` with [out, in] weights, keeping leading dims."""
+    options = schema.FullyConnectedOptionsT()
+    options.keepNumDims = a.rank != 2
+    inputs = [ctx.native(a), ctx.tensor(ctx.const(np.ascontiguousarray(weights, dtype=np.float32)))]
+    inputs.append(ctx.tensor(ctx.const(bias.astype(np.float32))) if bias is not None else -1)
+    return ctx.emit(OPS.FULLY_CONNECTED, inputs, shape, np.float32, options=options)
+
+
+def batch_matmul(ctx: LoweringContext, a: Value, b: Value, shape, adj_x=False, adj_y=False) -> Value:
+    """BATCH_MATMUL; an operand whose layout already swaps its last two dims is used as is."""
+    tensors = []
+    adjoints = [adj_x, adj_y]
+    for i, v in enumerate((a, b)):
+        swap = tuple(range(v.rank - 2)) + (v.rank - 1, v.rank - 2) if v.rank >= 2 else None
+        if v.const is None and v.perm is not None and v.perm == swap:
+            tensors.append(v.tensor)
+            adjoints[i] = not adjoints[i]
+        else:
+            tensors.append(ctx.native(v))
+    options = schema.BatchMatMulOptionsT()
+    options.adjX, options.adjY = adjoints
+    return ctx.emit(OPS.BATCH_MATMUL, tensors, shape, a.dtype, options=options)
+
+
+@lower("MatMul")
+def lower_matmul(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Y = A @ B (numpy semantics)."""
+    a, b = ctx.input(node, 0), ctx.input(node, 1)
+    if a.dtype != np.float32:
+        raise Unsupported(f"MatMul of {a.dtype} (float32 only)")
+    shape = out_shape(node)
+    if a.rank == 1 or b.rank == 1:
+        if not (a.static and b.static):
+            raise Unsupported("MatMul of a 1-D dynamic operand")
+        a2 = ctx.reshape(a, (1, a.shape[0])) if a.rank == 1 else a
+        b2 = ctx.reshape(b, (b.shape[0], 1)) if b.rank == 1 else b
+        full = tuple(np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])) + (a2.shape[-2], b2.shape[-1])
+        product = batch_matmul(ctx, a2, b2, full)
+        return ctx.reshape(product, shape or tuple(np.matmul(np.zeros(a.shape), np.zeros(b.shape)).shape))
+    if b.const is not None and b.rank == 2:
+        return fully_connected(ctx, a, b.const.T, None, shape)
+    return batch_matmul(ctx, a, b, shape)
+
+
+@lower("Gemm")
+def lower_gemm(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Y = alpha * A' @ B' + beta * C (A', B' optionally transposed)."""
+    a, b, c = ctx.input(node, 0), ctx.input(node, 1), ctx.input(node, 2)
+    alpha, beta = attr(node, "alpha", 1.0), attr(node, "beta", 1.0)
+    trans_a, trans_b = attr(node, "transA", 0), attr(node, "transB", 0)
+    if a.dtype != np.float32:
+        raise Unsupported(f"Gemm of {a.dtype} (float32 only)")
+    if trans_a:
+        a = Value(a.name, a.shape[::-1], a.dtype, tensor=a.tensor, perm=(a.perm or (0, 1))[::-1], const=None) \
+            if a.const is None else ctx.const(a.const.T)  # fmt: skip
+    shape = out_shape(node)
+    n = shape[1] if shape else None
+    if b.const is not None:
+        weights = (b.const if trans_b else b.const.T) * np.float32(alpha)
+        bias = None
+        if c is not None and c.const is not None and c.const.size in (1, weights.shape[0]) and c.rank <= 1:
+            bias = np.broadcast_to(c.const.reshape(-1) * np.float32(beta), (weights.shape[0],))
+            c = None
+        result = fully_connected(ctx, a, weights, bias, shape)
+    else:
+        result = batch_matmul(ctx, a, b, shape, adj_y=bool(trans_b))
+        if alpha != 1.0:
+            result = elementwise_values(ctx, OPS.MUL, result, scalar(ctx, alpha, np.float32))
+    if c is not None:
+        if beta != 1.0:
+            c = elementwise_values(ctx, OPS.MUL, c, scalar(ctx, beta, np.float32))
+        result = elementwise_values(ctx, OPS.ADD, result, c)
+    del n
+    return result

@@ -1,0 +1,119 @@
+"""Reductions (ReduceMean/Sum/Max/Min/Prod/L1/L2/LogSum/LogSumExp/SumSquare), ArgMax/ArgMin.
+
+They run in the input's layout with remapped axes; without keepdims the layout shrinks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx_ir as ir
+from ai_edge_litert import schema_py_generated as schema
+
+from deploy.runtimes.tflite.builder import OPS
+from deploy.runtimes.tflite.context import LoweringContext
+from deploy.runtimes.tflite.ops._common import attr, norm_axis, unary_values
+from deploy.runtimes.tflite.registry import lower
+from deploy.runtimes.tflite.values import Unsupported, Value, ints
+
+REDUCERS = {
+    "ReduceMean": OPS.MEAN,
+    "ReduceSum": OPS.SUM,
+    "ReduceMax": OPS.REDUCE_MAX,
+    "ReduceMin": OPS.REDUCE_MIN,
+    "ReduceProd": OPS.REDUCE_PROD,
+}
+
+
+def reduce_axes(ctx: LoweringContext, node: ir.Node, rank: int) -> list[int] | None:
+    """The normalised axes, or None for 'no reduction' (noop_with_empty_axes)."""
+    axes = attr(node, "axes")
+    if axes is None and len(node.inputs) > 1 and ctx.input(node, 1) is not None:
+        axes = ints(ctx.input(node, 1), "axes")
+    if not axes:
+        return None if attr(node, "noop_with_empty_axes", 0) else list(range(rank))
+    return sorted({norm_axis(a, rank) for a in axes})
+
+
+def reduce(ctx: LoweringContext, code: int, x: Value, axes: list[int], keepdims: bool) -> Value:
+    """One TFLite reducer over ONNX ``axes`` of ``x`` in its own layout."""
+    perm = x.perm or tuple(range(x.rank))
+    options = schema.ReducerOptionsT()
+    options.keepDims = keepdims
+    tfl_axes = [perm.index(a) for a in axes]
+    if keepdims:
+        shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape))
+        layout = x.perm
+    else:
+        shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        layout = tuple(p - sum(a < p for a in axes) for p in perm if p not in axes)
+    if x.rank == 0:
+        return x
+    return ctx.emit(code, [ctx.tensor(x, x.perm), ctx.int32_tensor(tfl_axes)], shape, x.dtype, perm=layout,
+                    options=options)  # fmt: skip
+
+
+@lower(*REDUCERS, "ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp")
+def lower_reduce(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Reduce<Op>(data, axes, keepdims, noop_with_empty_axes)."""
+    x = ctx.input(node, 0)
+    if x.rank is None:
+        raise Unsupported("reduction of a tensor of unknown rank")
+    axes = reduce_axes(ctx, node, x.rank)
+    keepdims = bool(attr(node, "keepdims", 1))
+    op = node.op_type
+    if axes is None:
+        if op in ("ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"):
+            pre = {"ReduceL1": OPS.ABS, "ReduceSumSquare": OPS.SQUARE, "ReduceLogSumExp": None}.get(op)
+            return unary_values(ctx, pre, x) if pre else x
+        return x
+    if any(x.shape[a] == 0 for a in axes):
+        raise Unsupported("reduction over an empty axis")
+    if op in REDUCERS:
+        return reduce(ctx, REDUCERS[op], x, axes, keepdims)
+    if op == "ReduceLogSumExp":
+        peak = reduce(ctx, OPS.REDUCE_MAX, x, axes, True)
+        shifted = ctx.emit(
+            OPS.SUB, [ctx.tensor(x, x.perm), ctx.tensor(peak, x.perm)], x.shape, x.dtype, perm=x.perm
+        )
+        total = reduce(ctx, OPS.SUM, unary_values(ctx, OPS.EXP, shifted), axes, True)
+        logged = unary_values(ctx, OPS.LOG, total)
+        result = ctx.emit(
+            OPS.ADD, [logged.tensor, ctx.tensor(peak, logged.perm)], logged.shape, x.dtype, perm=logged.perm
+        )
+        if keepdims:
+            return result
+        from deploy.runtimes.tflite.ops.shape_ops import reshape_to
+
+        shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        if None in shape and sum(d is None for d in shape) > 1:
+            raise Unsupported("ReduceLogSumExp without keepdims on several dynamic dims")
+        return reshape_to(ctx, result, shape, [-1 if d is None else d for d in shape])
+    pre = {"ReduceL1": OPS.ABS, "ReduceL2": OPS.SQUARE, "ReduceSumSquare": OPS.SQUARE}.get(op)
+    source = unary_values(ctx, pre, x) if pre else x
+    total = reduce(ctx, OPS.SUM, source, axes, keepdims)
+    if op == "ReduceL2":
+        if np.issubdtype(x.dtype, np.integer):
+            return ctx.cast(unary_values(ctx, OPS.SQRT, ctx.cast(total, np.float32)), x.dtype)
+        return unary_values(ctx, OPS.SQRT, total)
+    if op == "ReduceLogSum":
+        return unary_values(ctx, OPS.LOG, total)
+    return total
+
+
+@lower("ArgMax", "ArgMin")
+def lower_arg(ctx: LoweringContext, node: ir.Node) -> Value:
+    """ArgMax/ArgMin(data, axis, keepdims) -> int64 indices (first occurrence)."""
+    x = ctx.input(node, 0)
+    if attr(node, "select_last_index", 0):
+        raise Unsupported("select_last_index=1")
+    axis = norm_axis(attr(node, "axis", 0), x.rank)
+    code = OPS.ARG_MAX if node.op_type == "ArgMax" else OPS.ARG_MIN
+    options = schema.ArgMaxOptionsT() if code == OPS.ARG_MAX else schema.ArgMinOptionsT()
+    options.outputType = schema.TensorType.INT64
+    shape = tuple(d for i, d in enumerate(x.shape) if i != axis)
+    result = ctx.emit(code, [ctx.native(x), ctx.int32_tensor([axis])], shape, np.int64, options=options)
+    if not attr(node, "keepdims", 1):
+        return result
+    kept = tuple(1 if i == axis else d for i, d in enumerate(x.shape))
+    return ctx.emit(OPS.EXPAND_DIMS, [result.tensor, ctx.int32_tensor([axis])], kept, np.int64,
+                    options=schema.ExpandDimsOptionsT())  # fmt: skip

@@ -1,0 +1,243 @@
+"""Slicing and joining lowerings: Concat, Split, Slice, Gather, Pad, Depth/SpaceToDepth.
+
+Concat, Split, Slice and Pad keep their input's layout and remap the axes they act on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx_ir as ir
+from ai_edge_litert import schema_py_generated as schema
+
+from deploy.runtimes.tflite.builder import OPS
+from deploy.runtimes.tflite.context import LoweringContext
+from deploy.runtimes.tflite.ops._common import aligned, attr, norm_axis, out_dtype, out_shape
+from deploy.runtimes.tflite.registry import lower
+from deploy.runtimes.tflite.values import Unsupported, Value, axis_in, ints, permute
+
+INT32_MIN, INT32_MAX = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+
+
+@lower("Concat")
+def lower_concat(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Concat(inputs..., axis): CONCATENATION on the remapped axis."""
+    values = [ctx.get(v) for v in node.inputs]
+    values = [v for v in values if v is not None and not (v.static and 0 in v.shape and v.rank == 1)]
+    shape = out_shape(node)
+    rank = values[0].rank
+    axis = norm_axis(attr(node, "axis"), rank)
+    if all(v.const is not None for v in values):
+        return ctx.const(np.concatenate([v.const for v in values], axis=axis))
+    tensors, perm = aligned(ctx, values, rank)
+    options = schema.ConcatenationOptionsT()
+    options.axis = axis_in(perm, axis)
+    return ctx.emit(OPS.CONCATENATION, tensors, shape, values[0].dtype, perm=perm, options=options)
+
+
+@lower("Split")
+def lower_split(ctx: LoweringContext, node: ir.Node) -> list[Value]:
+    """Split(input, split, axis, num_outputs): SPLIT_V with explicit sizes, layout kept."""
+    x = ctx.input(node, 0)
+    axis = norm_axis(attr(node, "axis", 0), x.rank)
+    count = len(node.outputs)
+    sizes = attr(node, "split")
+    if sizes is None and ctx.input(node, 1) is not None:
+        sizes = ints(ctx.input(node, 1), "split")
+    if sizes is None:
+        dim = x.shape[axis]
+        if dim is None:
+            raise Unsupported("Split of a dynamic dim without explicit sizes")
+        chunk = -(-dim // count)
+        sizes = [chunk] * (count - 1) + [dim - chunk * (count - 1)]
+    options = schema.SplitVOptionsT()
+    options.numSplits = count
+    perm = x.perm
+    shapes = [out_shape(node, i) for i in range(count)]
+    inputs = [ctx.tensor(x, perm), ctx.int32_tensor(sizes), ctx.int32_tensor(np.array(axis_in(perm, axis)))]
+    return ctx.emit_multi(OPS.SPLIT_V, inputs, [(s, x.dtype) for s in shapes], perm=perm, options=options)
+
+
+def clamp32(values) -> np.ndarray:
+    return np.clip(np.asarray(values, dtype=np.int64), INT32_MIN, INT32_MAX).astype(np.int32)
+
+
+@lower("Slice")
+def lower_slice(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Slice(data, starts, ends, axes, steps): STRIDED_SLICE; untouched axes use the masks."""
+    x = ctx.input(node, 0)
+    rank = x.rank
+    if "starts" in node.attributes:  # opset < 10
+        starts, ends = [ctx.const(np.array(attr(node, k), np.int64)) for k in ("starts", "ends")]
+        axes_v = ctx.const(np.array(attr(node, "axes", list(range(len(starts.const)))), np.int64))
+        steps_v = None
+    else:
+        starts, ends, axes_v, steps_v = (ctx.input(node, i) for i in range(1, 5))
+    count = starts.shape[0] if starts.shape else None
+    if count is None:
+        raise Unsupported("Slice with starts of unknown length")
+    axes = [norm_axis(a, rank) for a in ints(axes_v, "axes")] if axes_v is not None else list(range(count))
+    steps = ints(steps_v, "steps") if steps_v is not None else [1] * count
+    perm = x.perm or tuple(range(rank))
+    options = schema.StridedSliceOptionsT()
+    begin_parts, end_parts = [], []
+    for tfl_axis in range(rank):
+        onnx_axis = perm[tfl_axis]
+        if onnx_axis not in axes:
+            options.beginMask |= 1 << tfl_axis
+            options.endMask |= 1 << tfl_axis
+            begin_parts.append(0)
+            end_parts.append(0)
+            continue
+        k = axes.index(onnx_axis)
+        begin_parts.append(("starts", k))
+        end_parts.append(("ends", k))
+    stride = [steps[axes.index(perm[i])] if perm[i] in axes else 1 for i in range(rank)]
+    if starts.const is not None and ends.const is not None:
+        begin = [b if isinstance(b, int) else int(starts.const[b[1]]) for b in begin_parts]
+        end = [e if isinstance(e, int) else int(ends.const[e[1]]) for e in end_parts]
+        for i in range(rank):
+            if not options.endMask >> i & 1 and (
+                end[i] >= INT32_MAX if stride[i] > 0 else end[i] <= INT32_MIN
+            ):
+                options.endMask |= 1 << i
+            if stride[i] < 0 and begin[i] >= INT32_MAX:
+                options.beginMask |= 1 << i
+        begin_t, end_t = ctx.int32_tensor(clamp32(begin)), ctx.int32_tensor(clamp32(end))
+    else:
+        begin_t = ctx.native(runtime_vector(ctx, begin_parts, {"starts": starts, "ends": ends}))
+        end_t = ctx.native(runtime_vector(ctx, end_parts, {"starts": starts, "ends": ends}))
+    strides_t = ctx.int32_tensor(stride)
+    return ctx.emit(OPS.STRIDED_SLICE, [ctx.tensor(x, x.perm), begin_t, end_t, strides_t], out_shape(node), x.dtype,
+                    perm=x.perm, options=options)  # fmt: skip
+
+
+def runtime_vector(ctx: LoweringContext, parts, sources: dict[str, Value]) -> Value:
+    """An int32 vector built at run time from constants and elements of other vectors."""
+    pieces = []
+    for part in parts:
+        if isinstance(part, int):
+            pieces.append(ctx.const(np.array([part], np.int32)))
+            continue
+        source = sources[part[0]]
+        clipped = source
+        if source.dtype == np.int64:
+            low = ctx.const(np.array(INT32_MIN, np.int64))
+            high = ctx.const(np.array(INT32_MAX, np.int64))
+            clipped = ctx.emit(OPS.MAXIMUM, [ctx.native(source), ctx.native(low)], source.shape, np.int64)
+            clipped = ctx.emit(OPS.MINIMUM, [ctx.native(clipped), ctx.native(high)], source.shape, np.int64)
+        clipped = ctx.cast(clipped, np.int32)
+        pieces.append(ctx.emit(OPS.GATHER, [ctx.native(clipped), ctx.int32_tensor([part[1]])], (1,), np.int32,
+                               options=schema.GatherOptionsT()))  # fmt: skip
+    options = schema.ConcatenationOptionsT()
+    return ctx.emit(
+        OPS.CONCATENATION, [ctx.native(p) for p in pieces], (len(pieces),), np.int32, options=options
+    )
+
+
+@lower("Gather")
+def lower_gather(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Gather(data, indices, axis): GATHER; negative indices are wrapped first."""
+    data, indices = ctx.input(node, 0), ctx.input(node, 1)
+    axis = norm_axis(attr(node, "axis", 0), data.rank)
+    dim = data.shape[axis]
+    if indices.const is not None:
+        wrapped = indices.const.astype(np.int64)
+        if dim is not None:
+            wrapped = np.where(wrapped < 0, wrapped + dim, wrapped)
+        indices = ctx.const(wrapped.astype(np.int32))
+    elif dim is not None:
+        zero = ctx.const(np.array(0, indices.dtype))
+        negative = ctx.emit(OPS.LESS, [ctx.native(indices), ctx.native(zero)], indices.shape, np.bool_)
+        shifted = ctx.emit(OPS.ADD, [ctx.native(indices), ctx.native(ctx.const(np.array(dim, indices.dtype)))],
+                           indices.shape, indices.dtype)  # fmt: skip
+        indices = ctx.emit(OPS.SELECT_V2, [ctx.native(negative), shifted.tensor, ctx.native(indices)], indices.shape,
+                           indices.dtype)  # fmt: skip
+    options = schema.GatherOptionsT()
+    options.axis = axis
+    return ctx.emit(
+        OPS.GATHER, [ctx.native(data), ctx.native(indices)], out_shape(node), data.dtype, options=options
+    )
+
+
+@lower("Pad")
+def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Pad(data, pads, constant_value, axes): PAD/PADV2 (constant) or MIRROR_PAD (reflect)."""
+    x = ctx.input(node, 0)
+    rank = x.rank
+    mode = attr(node, "mode", "constant")
+    if "pads" in node.attributes:
+        flat, fill, axes = attr(node, "pads"), ctx.const(np.array(attr(node, "value", 0.0), x.dtype)), None
+    else:
+        flat = ints(ctx.input(node, 1), "pads")
+        fill = ctx.input(node, 2)
+        axes_v = ctx.input(node, 3)
+        axes = [norm_axis(a, rank) for a in ints(axes_v, "axes")] if axes_v is not None else None
+    axes = axes or list(range(rank))
+    n = len(axes)
+    pairs = {a: (flat[i], flat[i + n]) for i, a in enumerate(axes)}
+    if any(b < 0 or e < 0 for b, e in pairs.values()):
+        raise Unsupported("Pad with negative pads")
+    perm = x.perm or tuple(range(rank))
+    paddings = np.array([pairs.get(perm[i], (0, 0)) for i in range(rank)], np.int32)
+    inputs = [ctx.tensor(x, x.perm), ctx.int32_tensor(paddings)]
+    if mode == "constant":
+        if fill is not None and fill.const is not None and float(fill.const) == 0:
+            fill = None
+        if fill is None:
+            return ctx.emit(
+                OPS.PAD, inputs, out_shape(node), x.dtype, perm=x.perm, options=schema.PadOptionsT()
+            )
+        fill_t = ctx.native(
+            ctx.reshape(ctx.cast(fill, x.dtype), (1,)) if fill.rank else ctx.cast(fill, x.dtype)
+        )
+        return ctx.emit(OPS.PADV2, [*inputs, fill_t], out_shape(node), x.dtype, perm=x.perm,
+                        options=schema.PadV2OptionsT())  # fmt: skip
+    if mode == "reflect" or (mode == "edge" and paddings.max() <= 1):
+        options = schema.MirrorPadOptionsT()
+        options.mode = schema.MirrorPadMode.REFLECT if mode == "reflect" else schema.MirrorPadMode.SYMMETRIC
+        return ctx.emit(OPS.MIRROR_PAD, inputs, out_shape(node), x.dtype, perm=x.perm, options=options)
+    raise Unsupported(f"Pad mode {mode!r} (with pads > 1 for 'edge')")
+
+
+@lower("DepthToSpace", "SpaceToDepth")
+def lower_depth_space(ctx: LoweringContext, node: ir.Node) -> Value:
+    """DEPTH_TO_SPACE / SPACE_TO_DEPTH in NHWC (ONNX DCR order; CRD is not TFLite's)."""
+    x = ctx.input(node, 0)
+    if attr(node, "mode", "DCR") != "DCR":
+        raise Unsupported("DepthToSpace mode CRD")
+    nhwc = (0, 2, 3, 1)
+    if node.op_type == "DepthToSpace":
+        code, options = OPS.DEPTH_TO_SPACE, schema.DepthToSpaceOptionsT()
+    else:
+        code, options = OPS.SPACE_TO_DEPTH, schema.SpaceToDepthOptionsT()
+    options.blockSize = attr(node, "blocksize")
+    return ctx.emit(code, [ctx.tensor(x, nhwc)], out_shape(node), x.dtype, perm=nhwc, options=options)
+
+
+@lower("GatherElements")
+def lower_gather_elements(ctx: LoweringContext, node: ir.Node) -> Value:
+    """GatherElements(data, indices, axis) as GATHER_ND over full coordinates (static shapes)."""
+    data, indices = ctx.input(node, 0), ctx.input(node, 1)
+    axis = norm_axis(attr(node, "axis", 0), data.rank)
+    if not indices.static or data.shape[axis] is None:
+        raise Unsupported("GatherElements with dynamic shapes")
+    index = ctx.cast(indices, np.int32)
+    dim = ctx.const(np.array(data.shape[axis], np.int32))
+    negative = ctx.emit(OPS.LESS, [ctx.native(index), ctx.native(ctx.const(np.array(0, np.int32)))], indices.shape,
+                        np.bool_)  # fmt: skip
+    shifted = ctx.emit(OPS.ADD, [ctx.native(index), ctx.native(dim)], indices.shape, np.int32)
+    index = ctx.emit(
+        OPS.SELECT_V2, [negative.tensor, shifted.tensor, ctx.native(index)], indices.shape, np.int32
+    )
+    grids = np.indices(indices.shape, dtype=np.int32)
+    parts = []
+    for i in range(data.rank):
+        part = index if i == axis else ctx.const(grids[i])
+        parts.append(ctx.native(ctx.reshape(part, (*indices.shape, 1))))
+    options = schema.ConcatenationOptionsT()
+    options.axis = data.rank
+    coords = ctx.emit(OPS.CONCATENATION, parts, (*indices.shape, data.rank), np.int32, options=options)
+    return ctx.emit(OPS.GATHER_ND, [ctx.native(data), coords.tensor], out_shape(node), data.dtype)
+
+
+_ = permute, out_dtype
