@@ -31,5 +31,9 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_backends.py
 
+# litert-torch, the peer we compare against, lives in a side venv (.peers/) and is never imported by deploy.
+bench-peers:
+	bash bench/setup_peers.sh
+
 clean:
 	rm -rf deploy_out .pytest_cache

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from deploy.errors import InputError
+from deploy.exporter.targets import FILENAMES
 from deploy.exporter.pipeline import ExportOptions, ExportResult, Progress
 
 ModelLike = Any  # torch.nn.Module | str | os.PathLike
@@ -147,6 +148,48 @@ def bench(
     )
 
 
+def bench_compare(
+    model_path: str | os.PathLike,
+    *,
+    device: str = "local",
+    runs: int = 50,
+    warmup: int = 5,
+    threads: int | None = None,
+    out: str | os.PathLike | None = None,
+    targets: Sequence[str] = ("onnx", "tflite"),
+    reuse: bool = False,
+) -> dict:
+    """Eager PyTorch vs each exported artifact of a model.py on one device, runs alternating.
+
+    Exports ``targets`` first (a target that cannot be built is skipped with a note) unless
+    ``reuse`` and the artifacts are already in the output directory. Returns the table rows,
+    the chart path (None without matplotlib) and notes.
+    """
+    from deploy.devices.compare import compare, write_chart
+    from deploy.runtimes import load as load_artifact
+
+    if device != "local":
+        raise InputError("--compare runs on --device local (eager PyTorch runs in this process)")
+    loaded = load(model_path)
+    out_dir = Path(out) if out else Path("deploy_out") / loaded.name
+    notes: list[str] = []
+    artifacts = {t: out_dir / FILENAMES[t] for t in targets if reuse and (out_dir / FILENAMES[t]).is_file()}
+    if not artifacts:
+        result = export(model_path, targets=list(targets), out=out_dir)
+        artifacts = {t: a.path for t, a in result.artifacts.items() if a.path is not None and a.ok}
+        notes += [f"{t}: skipped ({'; '.join(a.errors) or 'parity failed'})" for t, a in result.artifacts.items() if not a.ok]
+    entries = {"eager": eager_factory(loaded, threads)}
+    for target, path in artifacts.items():
+        entries[target] = lambda path=path: load_artifact(path, threads=threads)
+    inputs = [t.numpy() for t in loaded.example_inputs]
+    results = compare(entries, runs=runs, warmup=warmup, threads=threads, inputs_for={k: inputs for k in entries})
+    chart = write_chart(results, out_dir / "compare.png")
+    if chart is None:
+        notes.append("chart not drawn: install matplotlib (pip install 'deploy[chart]')")
+    rows = [dict(r.to_dict(), label=label) for label, r in zip(entries, results)]
+    return {"device": device, "model": str(model_path), "results": rows, "chart": str(chart) if chart else None, "notes": notes}
+
+
 def eager_factory(loaded, threads: int | None = None):
     """A Session factory that runs the loaded model eagerly (the dynamic-graph baseline)."""
     from deploy.runtimes.eager import EagerSession
@@ -163,9 +206,9 @@ def devices() -> list[dict]:
 
 def check_ops(model_or_path: ModelLike, target: str = "onnx", **options: Any):
     """What ``target`` cannot run, why, and where in the user's source (issue #5)."""
-    from deploy.checks import check_ops as run_check
+    from deploy.exporter.checks import check_ops as run_check
 
     return run_check(model_or_path, target=target, **options)
 
 
-__all__ = ["export", "bench", "devices", "check_ops", "ExportResult", "load"]
+__all__ = ["export", "bench", "bench_compare", "devices", "check_ops", "ExportResult", "load"]
