@@ -29,6 +29,8 @@ TENSOR_TYPES = {
 }
 
 OPS = schema.BuiltinOperator
+# Operator versions above 1 where the runtime registers nothing at version 1.
+VERSIONS = {OPS.BROADCAST_TO: 2}
 _OP_NAMES = {v: k for k, v in vars(OPS).items() if not k.startswith("_")}
 
 
@@ -162,7 +164,7 @@ class ModelBuilder:
                 code = schema.OperatorCodeT()
                 code.builtinCode = op.code
                 code.deprecatedBuiltinCode = min(op.code, OPS.PLACEHOLDER_FOR_GREATER_OP_CODES)
-                code.version = 1
+                code.version = VERSIONS.get(op.code, 1)
                 codes[op.code] = len(model.operatorCodes)
                 model.operatorCodes.append(code)
             packed.opcodeIndex = codes[op.code]
@@ -189,7 +191,7 @@ class ModelBuilder:
         packed.buffer = 0
         if tensor.data is not None:
             buffer = _AlignedBufferT()
-            buffer.data = np.ascontiguousarray(tensor.data).reshape(-1).view(np.uint8)
+            buffer.data = np.asarray(tensor.data, order="C").reshape(-1).view(np.uint8)
             model.buffers.append(buffer)
             packed.buffer = len(model.buffers) - 1
         return packed

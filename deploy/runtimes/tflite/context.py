@@ -87,7 +87,7 @@ class LoweringContext:
             if key not in self._const_cache:
                 self._alive.append(value)  # id() stays unique while the value is alive
                 data = value.const if perm is None else np.transpose(value.const, perm)
-                data = np.ascontiguousarray(data)
+                data = np.asarray(data, order="C")
                 self._const_cache[key] = self.sg.add_tensor(value.name, data.shape, data.dtype, data=data)
             return self._const_cache[key]
         current = None if value.perm is None or is_identity(value.perm) else value.perm

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import onnx
+import onnx.inliner
 import onnx_ir as ir
 
 from deploy.errors import UnsupportedOpError
@@ -125,6 +126,8 @@ def output_tensor(ctx: LoweringContext, value: Value, perm=None) -> int:
 
 def lower_model(proto: onnx.ModelProto, channels_last_io: bool = False) -> ModelBuilder:
     """The whole model as a ModelBuilder (main graph = subgraph 0)."""
+    if proto.functions:  # torch.onnx writes cond/while branches as local functions
+        proto = onnx.inliner.inline_local_functions(proto)
     try:
         proto = onnx.shape_inference.infer_shapes(proto, data_prop=True)
     except Exception:  # shapes are then taken from value_info only

@@ -48,7 +48,7 @@ class TfliteSession:
             raise InputError(
                 f"model takes {len(self._inputs)} inputs, got {len(inputs)}", file=str(self.path)
             )
-        arrays = [np.ascontiguousarray(a, dtype=d["dtype"]) for a, d in zip(inputs, self._inputs)]
+        arrays = [np.asarray(a, dtype=d["dtype"], order="C") for a, d in zip(inputs, self._inputs)]
         resized = False
         for i, (array, detail) in enumerate(zip(arrays, self._inputs)):
             if tuple(array.shape) != self._shapes[i]:

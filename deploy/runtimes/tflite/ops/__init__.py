@@ -1,6 +1,7 @@
 """Built-in lowerings, one module per op family; importing this package registers them all."""
 
 from deploy.runtimes.tflite.ops import (  # noqa: F401
+    control_flow,
     conv_pool,
     elementwise,
     matmul,

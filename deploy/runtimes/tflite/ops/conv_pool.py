@@ -163,7 +163,8 @@ def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None) -> 
     mode, pads = padding_mode(node, shape, kernel, strides, dilations, rank)
     onnx_out = out_shape(node)
     out4 = onnx_out if rank == 4 else (onnx_out[0], onnx_out[1], 1, onnx_out[2])
-    pads = ceil_pads(pads, shape[1:3], out4[2:], kernel, strides)
+    if mode == schema.Padding.VALID:
+        pads = ceil_pads(pads, shape[1:3], out4[2:], kernel, strides)
     exclude = code == OPS.AVERAGE_POOL_2D and not attr(node, "count_include_pad", 0)
     if exclude and any(b or e for b, e in pads):
         return from_nhwc_2d(

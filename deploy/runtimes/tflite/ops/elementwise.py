@@ -69,7 +69,11 @@ def lower_binary(ctx: LoweringContext, node: ir.Node) -> Value:
     """C = A op B with numpy broadcasting (ADD/SUB/MUL carry a fused activation slot)."""
     code, options = BINARY[node.op_type]
     a, b = inputs_of(ctx, node)
-    if node.op_type == "Pow" and b.dtype != a.dtype:
+    if node.op_type == "Pow":
+        if a.dtype == np.int64:  # TFLite POW has no int64 kernel
+            return ctx.cast(
+                elementwise_values(ctx, OPS.POW, ctx.cast(a, np.int32), ctx.cast(b, np.int32)), np.int64
+            )
         b = ctx.cast(b, a.dtype)
     return elementwise(ctx, code, node, [a, b], options() if options else None)
 

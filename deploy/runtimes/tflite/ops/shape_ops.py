@@ -124,7 +124,8 @@ def lower_reshape(ctx: LoweringContext, node: ir.Node) -> Value:
 def lower_flatten(ctx: LoweringContext, node: ir.Node) -> Value:
     """Flatten(input, axis) to 2-D: [prod(dims[:axis]), prod(dims[axis:])]."""
     x = ctx.input(node, 0)
-    axis = norm_axis(attr(node, "axis", 1), x.rank + 1) if x.rank else 0
+    axis = attr(node, "axis", 1)
+    axis = axis + x.rank if axis < 0 else axis
     outer, inner = x.shape[:axis], x.shape[axis:]
     prod = lambda dims: None if None in dims else int(np.prod(dims, dtype=np.int64))  # noqa: E731
     target = [prod(outer), prod(inner)]
