@@ -104,7 +104,11 @@ class TimedSession:
     def warm(self) -> None:
         self._timed_run()
 
-    def sample(self) -> None:
+    def sample(self, *, own_peak: bool = False) -> None:
+        """One timed run. ``own_peak`` resets the peak mark first, so that the peak seen is this run's
+        (with other sessions loaded, still the whole process's resident memory)."""
+        if own_peak:
+            reset_peak_rss()
         self.samples_ms.append(self._timed_run())
         self._note_peak()
 
