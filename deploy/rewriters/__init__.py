@@ -1,1 +1,15 @@
-"""rewriters"""
+"""Rewriters: Python control flow on tensors becomes torch.cond / torch.while_loop / scan.
+
+``rewrite_module(module, example_inputs, dynamic_shapes)`` returns a module with the same
+parameters and buffers whose ``forward`` (and every user-defined submodule ``forward`` and helper
+it calls) has been converted by the pass chain in ``passes/``. Converted code decides per call,
+through the runtime operators, whether to emit a graph op (tensor / symbolic predicate while
+exporting) or to run plain Python (config flags, static sizes, eager runs). See docs/REWRITERS.md.
+"""
+
+from __future__ import annotations
+
+from deploy.rewriters.module import RewriteResult, rewrite_module
+from deploy.rewriters.sites import Rewrite
+
+__all__ = ["Rewrite", "RewriteResult", "rewrite_module"]

@@ -1,0 +1,157 @@
+"""Convert one Python function: read its source, run the pass chain, compile the result under the
+user's file name and line numbers (so tracebacks, export stack traces and our errors name the
+user's lines), and rebuild it with the same globals and closure.
+
+A function whose source cannot be read, or in which no pass found anything to convert, is
+returned unchanged.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import torch
+
+from deploy.rewriters.passes import CONTROL_FLOW, STRUCTURAL, Context, annotate
+from deploy.rewriters.passes.base import RUNTIME
+
+_CACHE: dict[types.CodeType, types.FunctionType] = {}
+_SITES: dict[types.CodeType, list[int]] = {}
+_LIBRARY_ROOTS = tuple(
+    str(Path(p).resolve())
+    for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, Path(torch.__file__).parent}
+)
+
+
+def is_user_function(fn: object) -> bool:
+    """A plain Python function defined outside the interpreter, site-packages and this package."""
+    if not isinstance(fn, types.FunctionType):
+        return False
+    module = getattr(fn, "__module__", "") or ""
+    if module.split(".")[0] in ("torch", "deploy", "numpy", "typing", "functools", "builtins"):
+        return False
+    try:
+        path = str(Path(fn.__code__.co_filename).resolve())
+    except (OSError, ValueError):
+        return False
+    return not path.startswith(_LIBRARY_ROOTS) and not fn.__code__.co_filename.startswith("<")
+
+
+def sites_of(fn: types.FunctionType) -> list[int]:
+    """Site ids created when ``fn`` (and the functions it calls) was converted."""
+    return list(_SITES.get(fn.__code__, []))
+
+
+def convert_function(fn: types.FunctionType) -> types.FunctionType:
+    """The converted version of ``fn`` (cached per code object), or ``fn`` when nothing changes."""
+    code = fn.__code__
+    cached = _CACHE.get(code)
+    if cached is not None:
+        return _rebind(cached, fn) if cached is not fn else fn
+    _CACHE[code] = fn  # recursion guard: a recursive function sees itself unconverted while converting
+    _SITES[code] = []
+    try:
+        converted = _convert(fn)
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        converted = fn  # no source (builtins, lambdas in a REPL, exec'd code): run as is
+    _CACHE[code] = converted
+    return _rebind(converted, fn) if converted is not fn else fn
+
+
+def _rebind(converted: types.FunctionType, fn: types.FunctionType) -> types.FunctionType:
+    if converted.__closure__ is None or not fn.__closure__:
+        return converted
+    # a closure converted once is rebuilt per closure instance (cells differ between instances)
+    return _build(converted.__deploy_tree__, fn, converted.__code__.co_filename)
+
+
+def _parse(fn: types.FunctionType) -> tuple[ast.FunctionDef, Context]:
+    lines, first_line = inspect.getsourcelines(fn)
+    file = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    func = tree.body[0]
+    if not isinstance(func, ast.FunctionDef):
+        raise TypeError("not a def")
+    func.decorator_list = []
+    ast.increment_lineno(tree, first_line - 1)
+    return func, Context(file=file, first_line=first_line, lines=[line.rstrip("\n") for line in lines])
+
+
+def _convert(fn: types.FunctionType) -> types.FunctionType:
+    func, ctx = _parse(fn)
+    for unit in STRUCTURAL:
+        unit.apply(func, ctx)
+    annotate(func)
+    for unit in CONTROL_FLOW:
+        unit.apply(func, ctx)
+    callee_changed = _convert_callees(fn, ctx)
+    _SITES[fn.__code__].extend(ctx.site_ids)
+    if not ctx.site_ids and not callee_changed:
+        return fn
+    return _build(func, fn, ctx.file)
+
+
+def _convert_callees(fn: types.FunctionType, ctx: Context) -> bool:
+    """Converts, ahead of tracing, the user functions the calls resolve to (globals and methods of
+    ``self``'s class) so no conversion runs while torch traces; says whether any changed."""
+    changed = False
+    owner = _owner_class(fn)
+    for callee in ctx.callees:
+        target = None
+        if isinstance(callee, ast.Name):
+            target = fn.__globals__.get(callee.id)
+        elif isinstance(callee, ast.Attribute) and owner is not None:
+            target = inspect.getattr_static(owner, callee.attr, None)
+            target = getattr(target, "__func__", target)
+        if is_user_function(target):
+            converted = convert_function(target)
+            _SITES[fn.__code__].extend(sites_of(target))
+            changed = changed or converted is not target
+    return changed
+
+
+def _owner_class(fn: types.FunctionType) -> type | None:
+    qualname = fn.__qualname__.split(".")
+    if len(qualname) < 2:
+        return None
+    owner = sys.modules.get(fn.__module__)
+    for part in qualname[:-1]:
+        owner = getattr(owner, part, None)
+        if owner is None:
+            return None
+    return owner if isinstance(owner, type) else None
+
+
+def _build(func: ast.FunctionDef, fn: types.FunctionType, file: str) -> types.FunctionType:
+    freevars = list(fn.__code__.co_freevars)
+    factory = ast.FunctionDef(
+        name="_deploy_factory",
+        args=ast.arguments(
+            posonlyargs=[], args=[ast.arg(v) for v in freevars], kwonlyargs=[], kw_defaults=[], defaults=[]
+        ),
+        body=[func, ast.Return(ast.Name(func.name, ast.Load()))],
+        decorator_list=[],
+        returns=None,
+    )
+    factory.type_params = []
+    module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
+    from deploy.rewriters import runtime  # runtime -> calls -> convert: import here, not at the top
+
+    # dynamo resolves a traced function's globals through its module, so the generated code must
+    # live in the user's real module namespace: one private name, ``_deploy_rt``, is added there.
+    namespace = fn.__globals__
+    namespace[RUNTIME] = runtime
+    exec(compile(module, file, "exec"), namespace)  # noqa: S102 - compiling the user's own converted source
+    factory_fn = namespace.pop("_deploy_factory")
+    cells = [cell.cell_contents for cell in (fn.__closure__ or ())]
+    converted = factory_fn(*cells)
+    converted.__defaults__ = fn.__defaults__
+    converted.__kwdefaults__ = fn.__kwdefaults__
+    converted.__wrapped__ = fn
+    converted.__deploy_tree__ = func
+    return converted

@@ -1,0 +1,268 @@
+"""Runtime operators the rewritten `while` / `for ... in range(...)` loops and loop-index
+subscripts call.
+
+Dispatch per call, like operators.py: plain Python bounds/conditions run the plain Python loop;
+a tensor condition or a symbolic bound while exporting emits ``torch.while_loop`` (or
+``torch._higher_order_ops.scan`` when the loop appends one value per iteration to a list). A
+plain Python loop whose condition turns into a tensor after some iterations (``done = False;
+while not done: ... done = (err < tol).all()``) keeps the iterations already run and hands the
+rest to while_loop.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch._higher_order_ops.scan import scan
+from torch._higher_order_ops.while_loop import while_loop
+
+from deploy.rewriters import sites
+from deploy.rewriters.operators import _explain, _nested_deploy_error
+from deploy.rewriters.values import (
+    StackedList,
+    Undefined,
+    as_predicate,
+    as_tensor_value,
+    is_symbolic,
+    is_tracing,
+)
+
+
+def _iterations_label(count: int) -> str:
+    return "loop 0 iterations" if count == 0 else "loop 1 iteration" if count == 1 else "loop 2+ iterations"
+
+
+def _carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
+    out = []
+    for name, value in zip(names, values):
+        if isinstance(value, Undefined):
+            raise site.error(
+                f"variable {name!r} is assigned inside this loop and read in a later iteration or after "
+                "the loop, but has no value before it: initialise it before the loop"
+            )
+        value = as_tensor_value(value)
+        if not isinstance(value, torch.Tensor):
+            raise site.error(
+                f"loop variable {name!r} holds a {type(value).__name__}; a loop on tensors "
+                "can only carry tensors and numbers"
+            )
+        out.append(value)
+    return tuple(out)
+
+
+def _clone_all(values) -> tuple:
+    return tuple(
+        as_tensor_value(v).clone() if isinstance(as_tensor_value(v), torch.Tensor) else v for v in values
+    )
+
+
+def _loop_error(site: sites.Site, exc: Exception, names: tuple[str, ...]):
+    nested = _nested_deploy_error(exc)
+    if nested is not None:
+        return nested
+    return site.error(
+        f"cannot turn this `{site.construct}` loop into torch.while_loop/scan: {_explain(exc)}. "
+        f"Loop variables ({', '.join(names) or 'none'}) must keep their dtype and shape across iterations."
+    )
+
+
+def while_stmt(cond_fn, body_fn, args: tuple, names: tuple[str, ...], site_id: int) -> tuple:
+    """``while cond: body`` where cond/body take the loop-carried variables and body returns them."""
+    count = 0
+    test = cond_fn(*args)
+    while not is_symbolic(test):
+        if not test:
+            if not is_tracing():
+                sites.record_branch(site_id, _iterations_label(count))
+            return args
+        args = tuple(body_fn(*args))
+        count += 1
+        test = cond_fn(*args)
+    site = sites.get_site(site_id)
+    carried = _carry(args, names, site)
+
+    def graph_cond(*values):
+        return as_predicate(_to_tensor_predicate(cond_fn(*values)))
+
+    def graph_body(*values):
+        return _clone_all(body_fn(*values))
+
+    try:
+        result = while_loop(graph_cond, graph_body, carried)
+    except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
+        raise _loop_error(site, exc, names) from exc
+    if not torch.compiler.is_dynamo_compiling():
+        sites.mark_emitted(site_id, "while->while_loop")
+    return tuple(result)
+
+
+def _to_tensor_predicate(value: object) -> torch.Tensor:
+    if isinstance(value, torch.Tensor):
+        return value
+    if isinstance(value, torch.SymBool):
+        return torch.full((), 1, dtype=torch.int64).mul(torch.sym_ite(value, 1, 0)).bool()
+    return torch.full((), bool(value), dtype=torch.bool)
+
+
+def for_range(
+    bounds: tuple,
+    body_fn,
+    args: tuple,
+    accumulators: tuple,
+    names: tuple[str, ...],
+    site_id: int,
+    break_index: int = -1,
+) -> tuple:
+    """``for t in range(*bounds): body``; body(t, *args) returns (args, appended values).
+
+    ``accumulators`` are the lists the body appends to once per iteration; ``break_index`` is the
+    position in ``args`` of the flag a ``break`` sets (-1: none).
+    """
+    start, stop, step = _range_bounds(bounds)
+    if not any(is_symbolic(b) for b in (start, stop, step)):
+        count = 0
+        for t in range(start, stop, step):
+            args, appended = body_fn(t, *args)
+            count += 1
+            for acc, value in zip(accumulators, appended):
+                acc.append(value)
+            if break_index >= 0:
+                flag = args[break_index]
+                if is_symbolic(flag):  # a tensor `break`: hand the remaining iterations to while_loop
+                    return _graph_for(
+                        t + step, stop, step, body_fn, args, accumulators, names, site_id, break_index
+                    )
+                if flag:
+                    break
+        if not is_tracing():
+            sites.record_branch(site_id, _iterations_label(count))
+        return args, accumulators
+    return _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, break_index)
+
+
+def _range_bounds(bounds: tuple) -> tuple:
+    if len(bounds) == 1:
+        return 0, bounds[0], 1
+    if len(bounds) == 2:
+        return bounds[0], bounds[1], 1
+    return bounds
+
+
+def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, break_index):
+    site = sites.get_site(site_id)
+    if is_symbolic(step) or step == 0:
+        raise site.error("the step of a range() loop over a tensor/dynamic bound must be a Python int")
+    carried = _carry(args, names, site)
+    if accumulators:
+        if break_index >= 0:
+            raise site.error(
+                "this loop appends to a list and may `break` on a tensor value, so the number of appended "
+                "values is unknown: append to a preallocated tensor instead (out[:, t] = value)"
+            )
+        return _scan_for(start, stop, step, body_fn, carried, accumulators, names, site)
+    index0 = as_tensor_value(start) if not isinstance(start, torch.Tensor) else start.to(torch.int64)
+
+    def graph_cond(index, *values):
+        more = index < stop if step > 0 else index > stop
+        more = _to_tensor_predicate(more)
+        if break_index >= 0:
+            more = torch.logical_and(more, torch.logical_not(as_predicate(values[break_index])))
+        return more
+
+    def graph_body(index, *values):
+        new_values, _ = body_fn(index, *values)
+        return (index + step, *_clone_all(new_values))
+
+    try:
+        result = while_loop(graph_cond, graph_body, (index0, *carried))
+    except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
+        raise _loop_error(site, exc, names) from exc
+    if not torch.compiler.is_dynamo_compiling():
+        sites.mark_emitted(site_id, "for->while_loop")
+    return tuple(result[1:]), accumulators
+
+
+def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
+    indices = torch.arange(start, stop, step, dtype=torch.int64)
+
+    def combine(carry, index):
+        new_values, appended = body_fn(index, *carry)
+        ys = []
+        for value in appended:
+            value = as_tensor_value(value)
+            if not isinstance(value, torch.Tensor):
+                raise site.error("a converted loop can only append tensors to a list")
+            ys.append(value.clone())
+        return list(_clone_all(new_values)), ys
+
+    try:
+        final, stacked = scan(combine, list(carried), indices)
+    except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
+        raise _loop_error(site, exc, names) from exc
+    if not torch.compiler.is_dynamo_compiling():
+        sites.mark_emitted(site.id, "for->scan")
+    lists = tuple(StackedList(acc, ys) for acc, ys in zip(accumulators, stacked))
+    return tuple(final), lists
+
+
+def getitem(obj: object, index: object) -> object:
+    """``obj[index]`` where the index may hold a converted loop's 0-d tensor counter: while exporting
+    such an entry becomes index_select + squeeze (dynamo would otherwise call .item() on it)."""
+    if not (is_tracing() and isinstance(obj, torch.Tensor)):
+        return obj[index]
+    entries = index if isinstance(index, tuple) else (index,)
+    if not any(_is_scalar_index(e) for e in entries):
+        return obj[index]
+    consuming = sum(1 for e in entries if e is not None and e is not Ellipsis)
+    basic, positions, out_dim = [], [], 0
+    for entry in entries:
+        if _is_scalar_index(entry):
+            basic.append(slice(None))
+            positions.append((out_dim, entry))
+            out_dim += 1
+        elif entry is Ellipsis:
+            basic.append(entry)
+            out_dim += obj.dim() - consuming
+        elif isinstance(entry, int):
+            basic.append(entry)
+        else:
+            basic.append(entry)
+            out_dim += 1
+    result = obj[tuple(basic)]
+    for dim, entry in reversed(positions):
+        position = _non_negative(entry, result.shape[dim])
+        result = result.index_select(dim, position).squeeze(dim)
+    return result
+
+
+def _non_negative(index: torch.Tensor, size: object) -> torch.Tensor:
+    # Loop counters are non-negative; a remainder by a symbolic size would not translate to ONNX.
+    del size
+    return index.reshape(1).to(torch.int64)
+
+
+def _is_scalar_index(entry: object) -> bool:
+    return (
+        isinstance(entry, torch.Tensor)
+        and entry.dim() == 0
+        and not entry.dtype.is_floating_point
+        and (entry.dtype != torch.bool)
+    )
+
+
+def setitem(obj: object, index: object, value: object) -> object:
+    """``obj[index] = value`` inside a converted body: in place eagerly (same aliasing as Python);
+    functional while exporting, since graph-op bodies may not mutate their inputs."""
+    if not (is_tracing() and isinstance(obj, torch.Tensor)):
+        obj[index] = value
+        return obj
+    entries = index if isinstance(index, tuple) else (index,)
+    scalar = [i for i, e in enumerate(entries) if _is_scalar_index(e)]
+    simple = all(isinstance(e, slice) and e == slice(None) for i, e in enumerate(entries) if i not in scalar)
+    if len(scalar) == 1 and simple:
+        dim = scalar[0]
+        position = _non_negative(entries[dim], obj.shape[dim])
+        value = torch.as_tensor(value, dtype=obj.dtype).expand(getitem(obj, index).shape)
+        return obj.index_copy(dim, position, value.unsqueeze(dim))
+    result = obj.clone()
+    result[index] = value
+    return result

@@ -1,0 +1,72 @@
+"""rewrite_module: convert the forward of a module and of its user-defined submodules, on a
+structural copy of the module tree that shares every parameter and buffer with the original
+(the original keeps its eager forward, so it stays the reference to verify against)."""
+
+from __future__ import annotations
+
+import copy
+import types
+from dataclasses import dataclass, field
+
+import torch
+
+from deploy.rewriters import sites
+from deploy.rewriters.convert import convert_function, is_user_function, sites_of
+from deploy.rewriters.sites import Rewrite
+
+
+@dataclass
+class RewriteResult:
+    """The rewritten module and the conversion sites found in the user's source.
+
+    ``rewrites`` lists the sites that emitted a graph op (cond / while_loop / scan) while torch
+    traced the module: read it after torch.export.export. ``sites`` lists every converted site,
+    including those that stayed plain Python (their predicate was a Python value).
+    """
+
+    module: torch.nn.Module
+    site_ids: list[int] = field(default_factory=list)
+
+    @property
+    def rewrites(self) -> list[Rewrite]:
+        return sites.emitted_rewrites(self.site_ids)
+
+    @property
+    def sites(self) -> list[sites.Site]:
+        return [sites.get_site(i) for i in self.site_ids]
+
+
+def _structural_copy(module: torch.nn.Module, memo: dict[int, torch.nn.Module]) -> torch.nn.Module:
+    if id(module) in memo:
+        return memo[id(module)]
+    clone = copy.copy(module)
+    memo[id(module)] = clone
+    clone.__dict__["_parameters"] = dict(module._parameters)
+    clone.__dict__["_buffers"] = dict(module._buffers)
+    clone.__dict__["_modules"] = {
+        name: (_structural_copy(child, memo) if child is not None else None)
+        for name, child in module._modules.items()
+    }
+    return clone
+
+
+def rewrite_module(
+    module: torch.nn.Module, example_inputs: tuple = (), dynamic_shapes: object = None
+) -> RewriteResult:
+    """Convert ``module``'s control flow (see module docstring). ``example_inputs`` and
+    ``dynamic_shapes`` are accepted for the exporter's convenience; conversion itself is static and
+    dispatch happens per call."""
+    del example_inputs, dynamic_shapes  # dispatch is per call; nothing to precompute from them
+    clone = _structural_copy(module, {})
+    site_ids: list[int] = []
+    for submodule in clone.modules():
+        forward = getattr(type(submodule), "forward", None)
+        if not is_user_function(forward):
+            continue
+        converted = convert_function(forward)
+        for site_id in sites_of(forward):
+            if site_id not in site_ids:
+                site_ids.append(site_id)
+        if converted is not forward:
+            submodule.forward = types.MethodType(converted, submodule)
+    return RewriteResult(clone, site_ids)

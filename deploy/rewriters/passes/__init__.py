@@ -1,0 +1,23 @@
+"""The chain of AST passes, in the order they run. Each is one small unit (see its docstring)."""
+
+from deploy.rewriters.passes.base import Context, Pass, annotate
+from deploy.rewriters.passes.breaks import BreakContinueToFlags
+from deploy.rewriters.passes.calls import CallTreeCalls
+from deploy.rewriters.passes.conditionals import IfToCond, TernaryToCond
+from deploy.rewriters.passes.loops import ForRangeToLoop, WhileToLoop
+from deploy.rewriters.passes.predicates import PredicateOperators
+from deploy.rewriters.passes.returns import ReturnToElse
+from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
+
+# Structural passes first (they reshape the source), then the ones that need liveness.
+STRUCTURAL: list[Pass] = [
+    ReturnToElse(),
+    BreakContinueToFlags(),
+    CallTreeCalls(),
+    LoopIndexSubscripts(),
+    PredicateOperators(),
+    TernaryToCond(),
+]
+CONTROL_FLOW: list[Pass] = [IfToCond(), WhileToLoop(), ForRangeToLoop()]
+
+__all__ = ["CONTROL_FLOW", "STRUCTURAL", "Context", "Pass", "annotate"]

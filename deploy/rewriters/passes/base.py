@@ -1,0 +1,186 @@
+"""What every pass shares: the conversion context (user file, source lines, sites, fresh names),
+block walking, small AST builders, and the liveness / definite-assignment annotations the
+control-flow passes read."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from deploy.rewriters import sites
+from deploy.rewriters.analysis import _live_before_stmt, _target_names, assigned_names, live_before
+
+RUNTIME = "_deploy_rt"  # the name the generated code uses for deploy.rewriters.runtime
+
+
+@dataclass
+class Context:
+    """One function being converted."""
+
+    file: str
+    first_line: int
+    lines: list[str]
+    site_ids: list[int] = field(default_factory=list)
+    callees: list[ast.expr] = field(default_factory=list)  # call targets a user function may hide behind
+    counter: int = 0
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"_deploy_{prefix}_{self.counter}"
+
+    def new_site(self, construct: str, node: ast.AST, what: str, unsupported: str = "") -> int:
+        line = getattr(node, "lineno", self.first_line)
+        window = sites.source_window(self.lines, line, self.first_line)
+        site = sites.new_site(construct, self.file, line, what, window, unsupported)
+        self.site_ids.append(site.id)
+        return site.id
+
+    def source_of(self, node: ast.AST) -> str:
+        text = ast.unparse(node)
+        return text if len(text) <= 80 else text[:77] + "..."
+
+
+class Pass:
+    """A named AST pass over one function definition."""
+
+    name = "pass"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        raise NotImplementedError
+
+
+BLOCK_FIELDS = ("body", "orelse", "finalbody")
+
+
+def map_blocks(node: ast.AST, rewrite: Callable[[ast.stmt], list[ast.stmt] | None]) -> None:
+    """Post-order over every statement list under ``node`` (not entering nested functions other
+    than ``node`` itself): ``rewrite(stmt)`` returns replacement statements or None to keep it."""
+    for field_name in BLOCK_FIELDS:
+        block = getattr(node, field_name, None)
+        if not isinstance(block, list):
+            continue
+        new_block: list[ast.stmt] = []
+        for stmt in block:
+            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                map_blocks(stmt, rewrite)
+                for handler in getattr(stmt, "handlers", []):
+                    map_blocks(handler, rewrite)
+            replaced = rewrite(stmt)
+            new_block.extend([stmt] if replaced is None else replaced)
+        setattr(node, field_name, new_block)
+
+
+def rt(attr: str) -> ast.Attribute:
+    return ast.Attribute(value=ast.Name(RUNTIME, ast.Load()), attr=attr, ctx=ast.Load())
+
+
+def call(func: ast.expr, *args: ast.expr, **keywords: ast.expr) -> ast.Call:
+    return ast.Call(func=func, args=list(args), keywords=[ast.keyword(k, v) for k, v in keywords.items()])
+
+
+def name(identifier: str, store: bool = False) -> ast.Name:
+    return ast.Name(identifier, ast.Store() if store else ast.Load())
+
+
+def names_tuple(identifiers: list[str], store: bool = False) -> ast.Tuple:
+    return ast.Tuple([name(i, store) for i in identifiers], ast.Store() if store else ast.Load())
+
+
+def constant(value: object) -> ast.Constant:
+    return ast.Constant(value)
+
+
+def thunk(expr: ast.expr) -> ast.Lambda:
+    args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+    return ast.Lambda(args=args, body=expr)
+
+
+def function_def(fname: str, params: list[str], body: list[ast.stmt], like: ast.AST) -> ast.FunctionDef:
+    args = ast.arguments(
+        posonlyargs=[], args=[ast.arg(p) for p in params], kwonlyargs=[], kw_defaults=[], defaults=[]
+    )
+    node = ast.FunctionDef(name=fname, args=args, body=body or [ast.Pass()], decorator_list=[], returns=None)
+    node.type_params = []
+    return ast.copy_location(node, like)
+
+
+def safe_loads(identifiers: list[str], defined: set[str], ctx: Context, like: ast.AST):
+    """Statements + expressions reading each variable's current value, or an Undefined marker for a
+    variable that may have no value yet (try/except NameError only where definite assignment
+    cannot prove it is bound)."""
+    stmts: list[ast.stmt] = []
+    exprs: list[ast.expr] = []
+    for identifier in identifiers:
+        if identifier in defined:
+            exprs.append(name(identifier))
+            continue
+        temp = ctx.fresh("value")
+        handler = ast.ExceptHandler(
+            type=ast.Tuple([name("NameError"), name("UnboundLocalError")], ast.Load()),
+            name=None,
+            body=[ast.Assign([name(temp, True)], call(rt("Undefined"), constant(identifier)))],
+        )
+        stmts.append(
+            ast.Try(
+                body=[ast.Assign([name(temp, True)], name(identifier))],
+                handlers=[handler],
+                orelse=[],
+                finalbody=[],
+            )
+        )
+        exprs.append(name(temp))
+    for stmt in stmts:
+        ast.copy_location(stmt, like)
+    return stmts, ast.Tuple(exprs, ast.Load())
+
+
+def annotate(func: ast.FunctionDef) -> None:
+    """Store on every If/While/For under ``func``: ``_live_after`` (names possibly read after it) and
+    ``_defined`` (names certainly bound before it)."""
+    params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
+    for extra in (func.args.vararg, func.args.kwarg):
+        if extra is not None:
+            params.add(extra.arg)
+    _annotate_block(func.body, set(), params)
+
+
+def _annotate_block(stmts: list[ast.stmt], live_after: set[str], defined: set[str]) -> set[str]:
+    """Annotates and returns the names defined after the block."""
+    lives = []
+    live = set(live_after)
+    for stmt in reversed(stmts):
+        lives.append(live)
+        live = _live_before_stmt(stmt, live)
+    lives.reverse()
+    defined = set(defined)
+    for stmt, live_out in zip(stmts, lives):
+        if isinstance(stmt, (ast.If, ast.While, ast.For)):
+            stmt._live_after = live_out
+            stmt._defined = set(defined)
+        if isinstance(stmt, ast.If):
+            then_defined = _annotate_block(stmt.body, live_out, defined)
+            else_defined = _annotate_block(stmt.orelse, live_out, defined)
+            defined |= then_defined & else_defined
+        elif isinstance(stmt, (ast.While, ast.For)):
+            head_live = _live_before_stmt(stmt, live_out)
+            inner = set(defined)
+            if isinstance(stmt, ast.For):
+                _target_names(stmt.target, inner)
+            _annotate_block(stmt.body, head_live, inner)
+            _annotate_block(stmt.orelse, live_out, defined)
+        else:
+            for field_name in BLOCK_FIELDS:
+                block = getattr(stmt, field_name, None)
+                if isinstance(block, list) and not isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+                    _annotate_block(block, live_out, defined)
+            defined |= assigned_names([stmt])
+    return defined
+
+
+def loop_head_live(loop: ast.stmt) -> set[str]:
+    """Names live at the head of an annotated loop (read by its test/body or after it)."""
+    return _live_before_stmt(loop, getattr(loop, "_live_after", set()))
+
+
+__all__ = ["Context", "Pass", "annotate", "live_before", "map_blocks", "loop_head_live"]

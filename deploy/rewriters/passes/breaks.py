@@ -1,0 +1,105 @@
+"""BreakContinueToFlags: `break` / `continue` in a `while` or `for ... in range(...)` loop become
+flag variables, and the statements after them run under `if not flag:`.
+
+    while c:                        _break = False
+        y = f(y)                    while not _break and c:
+        if g(y):          ->            y = f(y)
+            break                       if g(y):
+        y = h(y)                            _break = True
+                                        if not _break:
+                                            y = h(y)
+
+The generated `if`s are then converted like any other (a tensor `g(y)` gives a tensor flag and a
+cond), and the loop condition carries the flag, so the loop can become a while_loop. Only loops the
+loop passes convert are touched; a `break` in any other loop stays plain Python.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.analysis import has_node
+from deploy.rewriters.passes.base import Context, Pass, map_blocks, name
+
+_LOOPS = (ast.While, ast.For, ast.AsyncFor)
+
+
+def is_range_loop(node: ast.AST) -> bool:
+    """``for <name> in range(...)`` with positional bounds and no else clause."""
+    return (
+        isinstance(node, ast.For)
+        and isinstance(node.target, ast.Name)
+        and isinstance(node.iter, ast.Call)
+        and isinstance(node.iter.func, ast.Name)
+        and node.iter.func.id == "range"
+        and 1 <= len(node.iter.args) <= 3
+        and not node.iter.keywords
+        and not node.orelse
+    )
+
+
+def _jumps(stmts: list[ast.stmt], kind: type) -> bool:
+    return has_node(stmts, (kind,), stop=_LOOPS)
+
+
+def _assign(identifier: str, value: bool, like: ast.AST) -> ast.stmt:
+    return ast.copy_location(ast.Assign([name(identifier, True)], ast.Constant(value)), like)
+
+
+def _not_flags(flags: list[str]) -> ast.expr:
+    if len(flags) == 1:
+        return ast.UnaryOp(ast.Not(), name(flags[0]))
+    return ast.UnaryOp(ast.Not(), ast.BoolOp(ast.Or(), [name(f) for f in flags]))
+
+
+def _guard(stmts: list[ast.stmt], break_flag: str, continue_flag: str) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    for index, stmt in enumerate(stmts):
+        if isinstance(stmt, ast.Break):
+            out.append(_assign(break_flag, True, stmt))
+            return out
+        if isinstance(stmt, ast.Continue):
+            out.append(_assign(continue_flag, True, stmt))
+            return out
+        jumps = [f for f, k in ((break_flag, ast.Break), (continue_flag, ast.Continue)) if _jumps([stmt], k)]
+        if not jumps or not isinstance(stmt, ast.If):
+            out.append(stmt)
+            continue
+        stmt.body = _guard(stmt.body, break_flag, continue_flag)
+        stmt.orelse = _guard(stmt.orelse, break_flag, continue_flag)
+        out.append(stmt)
+        rest = stmts[index + 1 :]
+        if rest:
+            guarded = ast.If(test=_not_flags(jumps), body=_guard(rest, break_flag, continue_flag), orelse=[])
+            out.append(ast.copy_location(guarded, rest[0]))
+        return out
+    return out
+
+
+class BreakContinueToFlags(Pass):
+    """`break`/`continue` -> flags + guarded statements (see module docstring)."""
+
+    name = "break-continue-to-flags"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx))
+
+    def _rewrite(self, loop: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
+        if not (isinstance(loop, ast.While) and not loop.orelse) and not is_range_loop(loop):
+            return None
+        has_break, has_continue = _jumps(loop.body, ast.Break), _jumps(loop.body, ast.Continue)
+        if not (has_break or has_continue):
+            return None
+        break_flag, continue_flag = ctx.fresh("break"), ctx.fresh("continue")
+        loop.body = _guard(loop.body, break_flag, continue_flag)
+        if has_continue:
+            loop.body.insert(0, _assign(continue_flag, False, loop.body[0]))
+        if not has_break:
+            return None
+        if isinstance(loop, ast.While):
+            loop.test = ast.copy_location(
+                ast.BoolOp(ast.And(), [_not_flags([break_flag]), loop.test]), loop.test
+            )
+        else:
+            loop._break_flag = break_flag
+        return [_assign(break_flag, False, loop), loop]

@@ -1,0 +1,67 @@
+"""CallTreeCalls: route calls through the runtime so control flow is converted along the call
+tree, and the few builtins that would force a tensor into a Python value stay symbolic.
+
+- ``helper(x)`` / ``self.method(x)`` -> ``_deploy_rt.call(helper, x)``: converts a user function
+  or method on first use (AutoGraph's converted_call); library functions run untouched.
+- ``bool(t)``, ``int(t)``, ``float(t)``, ``t.item()`` -> runtime versions that return tensors
+  while exporting (so ``if t.item() > 0`` and ``range(int(n.item()))`` stay in the graph) and the
+  Python value otherwise.
+- ``torch.stack(xs)`` / ``torch.cat(xs)`` -> runtime versions that also accept the stacked list a
+  converted loop leaves in ``xs``.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+from deploy.rewriters.passes.base import Context, Pass, rt
+
+_CASTS = {"bool": "bool_", "int": "int_", "float": "float_"}
+_STACKERS = {"stack", "cat", "concat", "concatenate"}
+_BUILTINS = set(dir(builtins))
+
+
+class _CallRewriter(ast.NodeTransformer):
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in _CASTS and len(node.args) <= 1 and not node.keywords:
+            return ast.copy_location(ast.Call(rt(_CASTS[func.id]), node.args, []), node)
+        if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args and not node.keywords:
+            return ast.copy_location(ast.Call(rt("item"), [func.value], []), node)
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "torch"
+            and func.attr in _STACKERS
+        ):
+            target = "stack" if func.attr == "stack" else "cat"
+            return ast.copy_location(ast.Call(rt(target), node.args, node.keywords), node)
+        if isinstance(func, ast.Name) and func.id in _BUILTINS:
+            return node
+        is_user_name = isinstance(func, ast.Name) and not func.id.startswith("_deploy_")
+        is_self_attr = (
+            isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+        )
+        if is_user_name or is_self_attr:
+            self.ctx.callees.append(func)
+            return ast.copy_location(ast.Call(rt("call"), [func, *node.args], node.keywords), node)
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        self.generic_visit(node)
+        return node
+
+
+class CallTreeCalls(Pass):
+    """User calls -> converted calls; casts and stacking -> symbolic-friendly versions."""
+
+    name = "call-tree"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        rewriter = _CallRewriter(ctx)
+        func.body = [rewriter.visit(stmt) for stmt in func.body]

@@ -1,0 +1,118 @@
+"""IfToCond and TernaryToCond: an `if` statement / `a if c else b` becomes a runtime call that
+runs plain Python on a Python predicate and emits torch.cond on a tensor or symbolic one.
+
+    if c:                          def _then(y, z):            def _else(y, z):
+        y = f(x)                       y = f(x)                    z = x
+    else:                  ->          return (y,)                 return (y,)
+        z = x                      (y,) = _deploy_rt.if_stmt(c, _then, _else, (y, z), ("y", "z"), SITE)
+
+The branch functions take every variable either branch assigns (its value before the `if`, or an
+Undefined marker) and return those read after the `if` (liveness), so a variable assigned in one
+branch keeps its earlier value on the other path. A branch that cannot live inside a graph op
+(return/break left in it, raise, list mutation, ...) still runs as plain Python for Python
+predicates; on a tensor predicate the site raises NotDeployableError saying what to change.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.analysis import assigned_names, has_node
+from deploy.rewriters.passes.base import (
+    Context,
+    Pass,
+    call,
+    constant,
+    function_def,
+    map_blocks,
+    name,
+    names_tuple,
+    rt,
+    safe_loads,
+    thunk,
+)
+
+_MUTATORS = {"append", "extend", "insert", "remove", "clear", "update"}
+
+
+def unsupported_reason(stmts: list[ast.stmt]) -> str:
+    """Why these statements cannot be the body of a graph op ('' when they can)."""
+    loops = (ast.While, ast.For)
+    if has_node(stmts, (ast.Return,)):
+        return "a `return` inside a loop in this branch; compute the value and return it after the `if`"
+    if has_node(stmts, (ast.Break, ast.Continue), stop=loops):
+        return "`break`/`continue` of a loop that stays plain Python (only `while` and `for ... in range()` convert)"
+    if has_node(stmts, (ast.Raise, ast.Assert)):
+        return "a branch raises; raise errors outside tensor-valued conditions (or drop the check for export)"
+    if has_node(stmts, (ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal, ast.Delete)):
+        return "yield/global/nonlocal/del inside a branch"
+    for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _MUTATORS
+        ):
+            return (
+                f"a branch mutates an object in place (`.{node.func.attr}(...)`); assign a new value instead"
+            )
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Attribute) for t in targets):
+                return "a branch assigns an attribute (`obj.x = ...`); use a local variable instead"
+    return ""
+
+
+class IfToCond(Pass):
+    """`if` statements -> runtime if_stmt with branch functions (see module docstring)."""
+
+    name = "if-to-cond"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx) if isinstance(stmt, ast.If) else None)
+
+    def _rewrite(self, node: ast.If, ctx: Context) -> list[ast.stmt]:
+        reason = unsupported_reason(node.body + node.orelse)
+        site = ctx.new_site("if", node, ctx.source_of(node.test), reason)
+        if has_node(node.body + node.orelse, (ast.Return, ast.Break, ast.Continue)):
+            # must stay a real `if`: guard its test so a tensor predicate fails clearly
+            node.test = ast.copy_location(call(rt("python_predicate"), node.test, constant(site)), node.test)
+            return [node]
+        params = sorted(assigned_names(node.body + node.orelse))
+        outputs = [p for p in params if p in getattr(node, "_live_after", set(params))]
+        then_name, else_name = ctx.fresh("then"), ctx.fresh("else")
+        returned = [ast.copy_location(ast.Return(names_tuple(outputs)), node)]
+        then_def = function_def(then_name, params, node.body + returned, node)
+        else_def = function_def(
+            else_name, params, node.orelse + returned, node.orelse[0] if node.orelse else node
+        )
+        loads, current = safe_loads(params, getattr(node, "_defined", set()), ctx, node)
+        names = ast.Tuple([constant(p) for p in outputs], ast.Load())
+        dispatch = call(
+            rt("if_stmt"), node.test, name(then_name), name(else_name), current, names, constant(site)
+        )
+        if outputs:
+            result: ast.stmt = ast.Assign([names_tuple(outputs, store=True)], dispatch)
+        else:
+            result = ast.Expr(dispatch)
+        return [then_def, else_def, *loads, ast.copy_location(result, node)]
+
+
+class _TernaryRewriter(ast.NodeTransformer):
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        site = self.ctx.new_site("ifexp", node, self.ctx.source_of(node.test))
+        dispatch = call(rt("if_expr"), node.test, thunk(node.body), thunk(node.orelse), constant(site))
+        return ast.copy_location(dispatch, node)
+
+
+class TernaryToCond(Pass):
+    """`a if c else b` -> runtime if_expr with two thunks."""
+
+    name = "ternary-to-cond"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        rewriter = _TernaryRewriter(ctx)
+        func.body = [rewriter.visit(stmt) for stmt in func.body]

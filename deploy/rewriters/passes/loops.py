@@ -1,0 +1,154 @@
+"""WhileToLoop and ForRangeToLoop: loops become runtime calls that run plain Python on Python
+conditions/bounds and emit torch.while_loop (or scan) on tensor conditions or symbolic bounds.
+
+    while c(h):                    def _cond(h): return c(h)
+        h = f(h)          ->       def _body(h):
+                                       h = f(h)
+                                       return (h,)
+                                   (h,) = _deploy_rt.while_stmt(_cond, _body, (h,), ("h",), SITE)
+
+    for t in range(n):             def _body(t, h):
+        h = f(x[:, t], h)              h = f(x[:, t], h)
+        outs.append(h)    ->           _deploy_appended_1 = h
+                                       return (h,), (_deploy_appended_1,)
+                                   (h,), (outs,) = _deploy_rt.for_range((n,), _body, (h,), (outs,), ...)
+
+Loop-carried variables are those the body assigns that are live at the loop head (read by the next
+iteration, the test, or after the loop). ``acc.append(v)`` at the top level of a range-loop body is
+an accumulator: one stacked scan output instead of a list mutation.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.analysis import assigned_names, has_node, read_names
+from deploy.rewriters.passes.base import (
+    Context,
+    Pass,
+    call,
+    constant,
+    function_def,
+    loop_head_live,
+    map_blocks,
+    name,
+    names_tuple,
+    rt,
+    safe_loads,
+)
+from deploy.rewriters.passes.breaks import is_range_loop
+from deploy.rewriters.passes.conditionals import unsupported_reason
+
+
+def _keep_python(loop: ast.stmt) -> bool:
+    return has_node(loop.body, (ast.Return, ast.Yield, ast.YieldFrom)) or has_node(
+        loop.body, (ast.Break, ast.Continue), stop=(ast.While, ast.For)
+    )
+
+
+def _guard_python(loop: ast.stmt, site: int) -> list[ast.stmt]:
+    if isinstance(loop, ast.While):
+        loop.test = call(rt("python_predicate"), loop.test, constant(site))
+    else:
+        loop.iter.args = [call(rt("python_predicate"), a, constant(site)) for a in loop.iter.args]
+    return [loop]
+
+
+def _accumulators(body: list[ast.stmt]) -> list[tuple[int, str, ast.expr]]:
+    """(statement index, list name, appended value) for top-level ``name.append(value)``."""
+    found = []
+    assigned = assigned_names(body)
+    for index, stmt in enumerate(body):
+        if (
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute)
+            and stmt.value.func.attr == "append"
+            and isinstance(stmt.value.func.value, ast.Name)
+            and len(stmt.value.args) == 1
+            and stmt.value.func.value.id not in assigned
+        ):
+            found.append((index, stmt.value.func.value.id, stmt.value.args[0]))
+    names = [n for _, n, _ in found]
+    others = [s for i, s in enumerate(body) if i not in {j for j, _, _ in found}]
+    used_elsewhere = read_names(others) | read_names([v for _, _, v in found])
+    return [f for f in found if names.count(f[1]) == 1 and f[1] not in used_elsewhere]
+
+
+class WhileToLoop(Pass):
+    """`while` loops -> runtime while_stmt (see module docstring)."""
+
+    name = "while-to-loop"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx) if isinstance(stmt, ast.While) else None)
+
+    def _rewrite(self, loop: ast.While, ctx: Context) -> list[ast.stmt]:
+        site = ctx.new_site("while", loop, ctx.source_of(loop.test), unsupported_reason(loop.body))
+        if loop.orelse or _keep_python(loop):
+            return _guard_python(loop, site)
+        carried = sorted(assigned_names(loop.body) & loop_head_live(loop))
+        cond_name, body_name = ctx.fresh("cond"), ctx.fresh("body")
+        cond_def = function_def(cond_name, carried, [ast.copy_location(ast.Return(loop.test), loop)], loop)
+        returned = ast.copy_location(ast.Return(names_tuple(carried)), loop)
+        body_def = function_def(body_name, carried, loop.body + [returned], loop)
+        loads, current = safe_loads(carried, getattr(loop, "_defined", set()), ctx, loop)
+        names = ast.Tuple([constant(c) for c in carried], ast.Load())
+        dispatch = call(rt("while_stmt"), name(cond_name), name(body_name), current, names, constant(site))
+        result = ast.Assign([names_tuple(carried, store=True)], dispatch) if carried else ast.Expr(dispatch)
+        return [cond_def, body_def, *loads, ast.copy_location(result, loop)]
+
+
+class ForRangeToLoop(Pass):
+    """`for t in range(...)` loops -> runtime for_range (see module docstring)."""
+
+    name = "for-range-to-loop"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx) if is_range_loop(stmt) else None)
+
+    def _rewrite(self, loop: ast.For, ctx: Context) -> list[ast.stmt]:
+        header = f"for {loop.target.id} in {ctx.source_of(loop.iter)}"
+        accumulators = _accumulators(loop.body)
+        acc_indices = {i for i, _, _ in accumulators}
+        rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
+        site = ctx.new_site("for", loop, header, unsupported_reason(rest))
+        counter = loop.target.id
+        if _keep_python(loop) or counter in getattr(loop, "_live_after", set()):
+            return _guard_python(loop, site)
+        body = list(loop.body)
+        appended = []
+        for index, _, value in accumulators:
+            temp = ctx.fresh("appended")
+            appended.append(temp)
+            body[index] = ast.copy_location(ast.Assign([name(temp, True)], value), body[index])
+        carried = set(assigned_names(loop.body)) & loop_head_live(loop)
+        flag = getattr(loop, "_break_flag", None)
+        if flag:
+            carried.add(flag)
+        carried = sorted(carried - {counter})
+        body_name = ctx.fresh("body")
+        returned = ast.Return(ast.Tuple([names_tuple(carried), names_tuple(appended)], ast.Load()))
+        body_def = function_def(
+            body_name, [counter, *carried], body + [ast.copy_location(returned, loop)], loop
+        )
+        loads, current = safe_loads(carried, getattr(loop, "_defined", set()), ctx, loop)
+        lists = names_tuple([n for _, n, _ in accumulators])
+        names = ast.Tuple([constant(c) for c in carried], ast.Load())
+        bounds = ast.Tuple(list(loop.iter.args), ast.Load())
+        break_index = carried.index(flag) if flag else -1
+        dispatch = call(
+            rt("for_range"),
+            bounds,
+            name(body_name),
+            current,
+            lists,
+            names,
+            constant(site),
+            constant(break_index),
+        )
+        target = ast.Tuple(
+            [names_tuple(carried, store=True), names_tuple([n for _, n, _ in accumulators], store=True)],
+            ast.Store(),
+        )
+        return [body_def, *loads, ast.copy_location(ast.Assign([target], dispatch), loop)]

@@ -1,0 +1,65 @@
+"""PredicateOperators: `and` / `or` / `not` and chained comparisons in the test of an `if`,
+`while` or ternary become runtime calls, which short-circuit on Python values and become
+logical_and / logical_or / logical_not on tensors (Python's `and` would call bool() on a tensor,
+which export refuses).
+
+    if x.sum() > 0 and not y.any():   ->   if _deploy_rt.and_(lambda: x.sum() > 0,
+                                                               lambda: _deploy_rt.not_(y.any())):
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import Context, Pass, call, rt, thunk
+
+
+class _PredicateRewriter(ast.NodeTransformer):
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        self.generic_visit(node)
+        operator = "and_" if isinstance(node.op, ast.And) else "or_"
+        return ast.copy_location(call(rt(operator), *[thunk(v) for v in node.values]), node)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            return ast.copy_location(call(rt("not_"), node.operand), node)
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) == 1:
+            return node
+        operands = [node.left, *node.comparators]
+        pairs = [
+            ast.copy_location(ast.Compare(left=operands[i], ops=[op], comparators=[operands[i + 1]]), node)
+            for i, op in enumerate(node.ops)
+        ]
+        return ast.copy_location(call(rt("and_"), *[thunk(p) for p in pairs]), node)
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        return node
+
+
+class _TestFinder(ast.NodeTransformer):
+    def visit_If(self, node: ast.If) -> ast.AST:
+        self.generic_visit(node)
+        node.test = _PredicateRewriter().visit(node.test)
+        return node
+
+    visit_While = visit_If
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        node.test = _PredicateRewriter().visit(node.test)
+        return node
+
+
+class PredicateOperators(Pass):
+    """and/or/not/chained comparisons in tests -> runtime operators (see module docstring)."""
+
+    name = "predicate-operators"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        finder = _TestFinder()
+        func.body = [finder.visit(stmt) for stmt in func.body]

@@ -1,0 +1,78 @@
+"""LoopIndexSubscripts: inside a `for t in range(...)` body, ``x[..., t, ...]`` becomes
+``_deploy_rt.getitem(x, (..., t, ...))`` (an index_select while exporting, where ``t`` is the
+while_loop's 0-d counter), and inside any `if`/loop body ``x[i] = v`` becomes
+``x = _deploy_rt.setitem(x, i, v)`` (in place eagerly, functional inside a graph op, whose
+bodies may not mutate their inputs).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import Context, Pass, call, name, rt
+from deploy.rewriters.passes.breaks import is_range_loop
+
+
+def _index_expr(node: ast.Subscript) -> ast.expr:
+    return node.slice
+
+
+class _LoopIndexRewriter(ast.NodeTransformer):
+    def __init__(self, counters: set[str]):
+        self.counters = counters
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load):
+            return node
+        used = {n.id for n in ast.walk(node.slice) if isinstance(n, ast.Name)}
+        if not used & self.counters:
+            return node
+        return ast.copy_location(call(rt("getitem"), node.value, _index_expr(node)), node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node
+
+
+class _StoreRewriter(ast.NodeTransformer):
+    """``x[i] = v`` -> ``x = setitem(x, i, v)`` for a plain-name ``x`` inside control-flow bodies."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+    def _block_owner(self, node: ast.AST) -> ast.AST:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+        return node
+
+    visit_If = visit_While = visit_For = _block_owner
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        target = node.targets[0]
+        if (
+            self.depth == 0
+            or len(node.targets) != 1
+            or not isinstance(target, ast.Subscript)
+            or not isinstance(target.value, ast.Name)
+        ):
+            return node
+        value = call(rt("setitem"), name(target.value.id), target.slice, node.value)
+        return ast.copy_location(ast.Assign([name(target.value.id, True)], value), node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node
+
+
+class LoopIndexSubscripts(Pass):
+    """Loop-counter subscripts and subscript stores -> runtime getitem/setitem."""
+
+    name = "loop-index-subscripts"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        for node in ast.walk(func):
+            if is_range_loop(node):
+                rewriter = _LoopIndexRewriter({node.target.id})
+                node.body = [rewriter.visit(stmt) for stmt in node.body]
+        stores = _StoreRewriter()
+        func.body = [stores.visit(stmt) for stmt in func.body]

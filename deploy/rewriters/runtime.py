@@ -1,0 +1,38 @@
+"""The namespace generated code calls as ``_deploy_rt``: every runtime operator in one place."""
+
+from deploy.rewriters.calls import call
+from deploy.rewriters.loop_operators import for_range, getitem, setitem, while_stmt
+from deploy.rewriters.operators import (
+    and_,
+    bool_,
+    float_,
+    if_expr,
+    if_stmt,
+    int_,
+    item,
+    not_,
+    or_,
+    python_predicate,
+)
+from deploy.rewriters.values import Undefined, cat, stack
+
+__all__ = [
+    "Undefined",
+    "and_",
+    "bool_",
+    "call",
+    "cat",
+    "float_",
+    "for_range",
+    "getitem",
+    "if_expr",
+    "if_stmt",
+    "int_",
+    "item",
+    "not_",
+    "or_",
+    "python_predicate",
+    "setitem",
+    "stack",
+    "while_stmt",
+]

@@ -1,0 +1,96 @@
+"""Conversion sites: one per converted `if`/ternary/`while`/`for` in the user's source.
+
+A site keeps the user's file and line so every rewrite, error and coverage entry names the user's
+code, not the generated code. The runtime operators receive a site id and report here (1) that
+they emitted a graph op while exporting (``emitted``), and (2) which branch they took while
+running eagerly under ``coverage.record_branches()``.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from deploy.errors import NotDeployableError
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One rewrite, as printed on the console and stored in report.json ``rewrites``."""
+
+    kind: str  # "if->cond", "ifexp->cond", "while->while_loop", "for->while_loop", "for->scan"
+    file: str
+    line: int
+    what: str
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "file": self.file, "line": self.line, "what": self.what}
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.kind}: {self.what}"
+
+
+@dataclass
+class Site:
+    """A converted statement or expression in the user's source."""
+
+    id: int
+    construct: str  # "if", "ifexp", "while", "for"
+    file: str
+    line: int
+    what: str  # the source of the predicate or loop header
+    window: str  # a few source lines around ``line``, the line marked with ">"
+    unsupported: str = ""  # set when the branch body cannot live inside a graph op (why)
+    emitted: set[str] = field(default_factory=set)  # graph op kinds emitted while tracing
+
+    def error(self, message: str) -> NotDeployableError:
+        return NotDeployableError(message, file=self.file, line=self.line, detail=self.window)
+
+
+_SITES: dict[int, Site] = {}
+_LOCK = threading.Lock()
+
+
+def source_window(lines: list[str], line: int, first_line: int, context: int = 2) -> str:
+    """Lines ``line-context .. line+context`` of a source whose first line is ``first_line``."""
+    out = []
+    for number in range(max(first_line, line - context), line + context + 1):
+        index = number - first_line
+        if 0 <= index < len(lines):
+            mark = ">" if number == line else " "
+            out.append(f"{mark} {number:5d} | {lines[index].rstrip()}")
+    return "\n".join(out)
+
+
+def new_site(construct: str, file: str, line: int, what: str, window: str, unsupported: str = "") -> Site:
+    with _LOCK:
+        site = Site(len(_SITES) + 1, construct, file, line, what, window, unsupported)
+        _SITES[site.id] = site
+    return site
+
+
+def get_site(site_id: int) -> Site:
+    return _SITES[site_id]
+
+
+def mark_emitted(site_id: int, kind: str) -> None:
+    _SITES[site_id].emitted.add(kind)
+
+
+def emitted_rewrites(site_ids: list[int]) -> list[Rewrite]:
+    """The rewrites that produced graph ops, for the given sites, in source order."""
+    rewrites = []
+    for site_id in site_ids:
+        site = _SITES[site_id]
+        for kind in sorted(site.emitted):
+            rewrites.append(Rewrite(kind, site.file, site.line, site.what))
+    return sorted(rewrites, key=lambda r: (r.file, r.line, r.kind))
+
+
+# Eager branch recording (see coverage.py); None when not recording.
+_RECORDER: list | None = None
+
+
+def record_branch(site_id: int, branch: str) -> None:
+    if _RECORDER is not None:
+        _RECORDER.append((site_id, branch))

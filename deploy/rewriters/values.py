@@ -1,0 +1,112 @@
+"""Values the runtime operators pass around: the undefined-variable marker, the stacked list a
+converted loop leaves behind, and the tests that decide per call whether a value is symbolic
+(a tensor or symbolic size while exporting -> emit a graph op) or plain Python (run plain Python).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.fx.experimental.symbolic_shapes import statically_known_false, statically_known_true
+
+
+class Undefined:
+    """Stands for a variable that has no value yet on the path taken (Python would raise NameError)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Undefined({self.name!r})"
+
+    def __bool__(self) -> bool:
+        raise NameError(f"name {self.name!r} is not defined on this path")
+
+
+# Branch outputs that are not tensors/ints cross torch.cond encoded as these ints (cond accepts
+# int outputs and keeps equal constants constant); decoded back after the cond.
+NONE_CODE = -(2**61) + 1
+UNDEFINED_CODE = -(2**61) + 2
+
+
+def is_tracing() -> bool:
+    """True while torch.export (or dynamo inside a higher-order op) traces the model."""
+    return torch.compiler.is_compiling()
+
+
+def is_symbolic(value: object) -> bool:
+    """Whether ``value`` is a predicate/bound that must become a graph op (only while tracing)."""
+    if not is_tracing():
+        return False
+    if isinstance(value, torch.Tensor):
+        return True
+    if isinstance(value, (torch.SymBool, torch.SymInt, torch.SymFloat)):
+        return (
+            not (statically_known_true(value) or statically_known_false(value))
+            if isinstance(value, torch.SymBool)
+            else True
+        )
+    return False
+
+
+def as_predicate(value: object) -> object:
+    """A tensor/SymBool predicate in the form torch.cond takes: a 0-d bool tensor or a SymBool."""
+    if isinstance(value, torch.Tensor):
+        if value.dim() > 0:
+            value = value.reshape(())
+        if value.dtype != torch.bool:
+            value = value != 0
+    return value
+
+
+def as_tensor_value(value: object) -> object:
+    """A Python scalar carried through a graph op becomes a 0-d tensor (bool/int64/float32)."""
+    if isinstance(value, bool):
+        return torch.full((), value, dtype=torch.bool)
+    if isinstance(value, int):
+        return torch.full((), value, dtype=torch.int64)
+    if isinstance(value, float):
+        return torch.full((), value, dtype=torch.float32)
+    if isinstance(value, torch.SymInt):
+        return torch.full((), 1, dtype=torch.int64) * value
+    return value
+
+
+class StackedList:
+    """What ``acc`` holds after ``for t in range(n): ...; acc.append(y)`` became a scan: the
+    appended values stacked along a new dim 0. ``torch.stack``/``torch.cat`` on it (routed
+    through the runtime) become a movedim/reshape of the scan output."""
+
+    def __init__(self, prefix: list, stacked: torch.Tensor):
+        self.prefix = list(prefix)
+        self.stacked = stacked
+
+    def stacked_with_prefix(self) -> torch.Tensor:
+        if not self.prefix:
+            return self.stacked
+        return torch.cat([torch.stack(self.prefix, 0), self.stacked], 0)
+
+    def __len__(self) -> int:
+        return len(self.prefix) + self.stacked.shape[0]
+
+    def __getitem__(self, index):
+        return self.stacked_with_prefix()[index]
+
+    def __iter__(self):
+        return iter(self.stacked_with_prefix().unbind(0))
+
+
+def stack(tensors, dim: int = 0, *, out=None):
+    """torch.stack that also takes a StackedList (a converted loop's appended values)."""
+    if isinstance(tensors, StackedList) and out is None:
+        return tensors.stacked_with_prefix().movedim(0, dim)
+    return torch.stack(tensors, dim) if out is None else torch.stack(tensors, dim, out=out)
+
+
+def cat(tensors, dim: int = 0, *, out=None):
+    """torch.cat that also takes a StackedList: stack at ``dim`` then merge it with the next dim."""
+    if isinstance(tensors, StackedList) and out is None:
+        stacked = tensors.stacked_with_prefix()  # (T, *shape)
+        dim = dim % (stacked.dim() - 1)
+        moved = stacked.movedim(0, dim)  # (..., T, shape[dim], ...)
+        return moved.flatten(dim, dim + 1)
+    return torch.cat(tensors, dim) if out is None else torch.cat(tensors, dim, out=out)
