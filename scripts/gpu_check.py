@@ -53,7 +53,11 @@ def step(label: str, fn, *args, **kwargs):
         return fn(*args, **kwargs)
     except Exception as exc:  # one model/mode failing must not stop the others
         first = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), "")
-        say(f"FAILED {label}: {type(exc).__name__}: {first[:300]}")
+        compiler = next((ln.strip() for ln in str(exc).splitlines() if "error:" in ln), "")
+        say(
+            f"FAILED {label}: {type(exc).__name__}: {first[:300]}"
+            + (f" | {compiler[:300]}" if compiler else "")
+        )
         LOG.append(traceback.format_exc())
         return None
 
@@ -126,27 +130,50 @@ def bench(device: CudaDevice, factory, name: str, batch: int, label: str, cuda_g
     return row
 
 
+def compile_package(name: str, program, workdir: Path) -> dict | None:
+    """emit_pt2 for cuda; one retry without freezing if that fails and time allows."""
+    out = workdir / name / "model.cuda.pt2"
+    say(f"[{name}] compiling model.cuda.pt2 ({left_s():.0f} s of budget left)")
+    info = step(f"{name} emit_pt2", emit_pt2, program, out, device="cuda")
+    if info is None and left_s() > 120:
+        say(f"[{name}] retrying emit_pt2 with freezing off")
+        info = step(
+            f"{name} emit_pt2 (freezing off)",
+            emit_pt2,
+            program,
+            out,
+            device="cuda",
+            configs={"freezing": False},
+        )
+    if info is not None:
+        say(
+            f"  compiled in {info['seconds']:.1f} s, {info['bytes'] / 2**20:.1f} MiB; {'; '.join(info['notes'])}"
+        )
+    return info
+
+
 def check_model(name: str, device: CudaDevice, workdir: Path, results: dict) -> None:
-    """Phase 1 for one sample: export, compile, verify, time eager / .pt2 / .pt2 + CUDA graph."""
+    """Phase 1 for one sample: export, compile, verify, time eager / .pt2 / .pt2 + CUDA graph.
+
+    Eager is timed even when the export or the compile fails.
+    """
     entry = results.setdefault(name, {"timing": {}})
     sample = load_sample(name)
     program = step(f"{name} export", export, name, sample)
-    if program is None:
-        return
-    say(f"[{name}] compiling model.cuda.pt2 ({left_s():.0f} s of budget left)")
-    info = step(f"{name} emit_pt2", emit_pt2, program, workdir / name / "model.cuda.pt2", device="cuda")
-    if info is None:
-        return
-    entry.update(compile_s=info["seconds"], bytes=info["bytes"], notes=info["notes"])
-    say(f"  compiled in {info['seconds']:.1f} s, {info['bytes'] / 2**20:.1f} MiB")
-    path = Path(info["path"])
+    info = compile_package(name, program, workdir) if program is not None else None
     eager = TorchSession(sample.model(), [torch.from_numpy(x) for x in make_inputs(name, 1, 0)])
-    session = step(f"{name} load", pt2.load, path)
+    path = session = None
+    if info is not None:
+        entry.update(compile_s=info["seconds"], bytes=info["bytes"], notes=info["notes"])
+        path = Path(info["path"])
+        session = step(f"{name} load", pt2.load, path)
     if session is not None:
         entry["parity"] = step(f"{name} verify", verify, name, eager, session)
     for batch in BATCHES:
         timing = entry["timing"].setdefault(batch, {})
         timing["eager"] = step(f"{name} b{batch} eager", bench, device, lambda: eager, name, batch, "eager")
+        if session is None:
+            continue
         timing["pt2"] = step(
             f"{name} b{batch} pt2", bench, device, lambda: pt2.load(path), name, batch, ".pt2"
         )

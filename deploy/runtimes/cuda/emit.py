@@ -73,10 +73,13 @@ def _inductor_configs(exported_program: Any) -> dict[str, Any]:
     }
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[0] if lines else type(exc).__name__
+def error_summary(exc: BaseException) -> str:
+    """The first line of an error, plus the first compiler 'error:' line when a C++ build failed."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    if not lines:
+        return type(exc).__name__
+    compiler = next((line for line in lines[1:] if "error:" in line), None)
+    return f"{lines[0]} ({compiler})" if compiler else lines[0]
 
 
 def emit_pt2(
@@ -94,15 +97,13 @@ def emit_pt2(
     out_path = Path(out_path)
     notes = [f"AOTInductor (torch {torch.__version__}) for {device}"]
     start = time.perf_counter()
-    program = exported_program
     if device == "cuda":
         notes.append(ensure_cuda_home())
-        notes.append(
-            f"GPU {torch.cuda.get_device_name()} (sm_{''.join(map(str, torch.cuda.get_device_capability()))})"
-        )
-        program = move_to_device(exported_program, "cuda")
-    options = {**_inductor_configs(program), **(configs or {})}
+        capability = "".join(map(str, torch.cuda.get_device_capability()))
+        notes.append(f"GPU {torch.cuda.get_device_name()} (sm_{capability})")
     try:
+        program = move_to_device(exported_program, "cuda") if device == "cuda" else exported_program
+        options = {**_inductor_configs(program), **(configs or {})}
         # Writing through an open file keeps the temp name free of the ".pt2" suffix rule.
         with atomic_path(out_path) as tmp, open(tmp, "w+b") as stream, torch.no_grad():
             torch._inductor.aoti_compile_and_package(program, package_path=stream, inductor_configs=options)
@@ -110,7 +111,7 @@ def emit_pt2(
         raise
     except Exception as exc:
         raise NotDeployableError(
-            f"AOTInductor could not compile the model for {device}: {_first_line(exc)}", file=str(out_path)
+            f"AOTInductor could not compile the model for {device}: {error_summary(exc)}", file=str(out_path)
         ) from exc
     seconds = time.perf_counter() - start
     notes.append("freezing on" if options.get("freezing") else "freezing off")

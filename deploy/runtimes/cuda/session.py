@@ -64,12 +64,13 @@ class Pt2Session:
             raise InputError(f"AOTInductor cannot load this package: {first}", file=str(path)) from exc
         metadata = {**metadata, **self.model.get_metadata()}
         self.metadata = metadata
-        index = device_index if device_index >= 0 else None
-        self.device = (
-            torch.device(self.device_kind, index) if self.device_kind == "cuda" else torch.device("cpu")
-        )
-        if self.device_kind == "cuda" and index is None:
-            self.device = torch.device("cuda", torch.cuda.current_device())
+        self.device_kind = metadata.get(DEVICE_KEY, self.device_kind)  # the archive may not carry it
+        if self.device_kind == "cuda":
+            self.device = torch.device(
+                "cuda", device_index if device_index >= 0 else torch.cuda.current_device()
+            )
+        else:
+            self.device = torch.device("cpu")
         self.input_specs: list[TensorSpec] = (
             decode_specs(metadata[INPUTS_KEY]) if INPUTS_KEY in metadata else []
         )
