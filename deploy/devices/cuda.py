@@ -107,8 +107,8 @@ class CudaDevice:
     ) -> BenchResult:
         """Time the session ``factory`` builds on this GPU: init (the factory call), first run, warm-up, samples.
 
-        The session needs ``device`` and ``call(tensors)`` (Pt2Session, cuda.eager.TorchSession);
-        a plain Session is timed through ``run(numpy)``, host copies included (said in the notes).
+        The session must run on the GPU and have ``device``, ``to_device`` and ``call(tensors)``:
+        a Pt2Session of a cuda package, or deploy.runtimes.cuda.eager.TorchSession for eager/torch.compile.
         """
         _check_counts(runs, warmup)
         torch = _torch()
@@ -147,15 +147,22 @@ class CudaDevice:
 
 
 def _bound_call(session: Any, inputs: Sequence[np.ndarray] | None) -> tuple[Callable[[], Any], list[str]]:
-    """A no-argument call of the session on fixed inputs, device-resident where the session allows it."""
+    """A no-argument call of the session on fixed inputs already on the GPU.
+
+    Only sessions that run on the GPU qualify (a Pt2Session of a cuda package, cuda.eager.TorchSession):
+    timing a CPU session with CUDA events would report the wrong device.
+    """
+    device = getattr(session, "device", None)
+    if getattr(device, "type", None) != "cuda" or not hasattr(session, "call"):
+        raise InputError(
+            f"the cuda device times sessions that run on the GPU; this {session.runtime} session does not "
+            "(use deploy.runtimes.cuda.eager.TorchSession for eager PyTorch on CUDA)"
+        )
     if inputs is None:
         sample = getattr(session, "sample_inputs", None)
         inputs = sample() if sample else random_inputs(session.input_specs)
-    if hasattr(session, "call") and hasattr(session, "to_device"):
-        tensors = session.to_device(list(inputs))
-        return (lambda: session.call(tensors)), ["inputs resident on the GPU; host copies not timed"]
-    arrays = list(inputs)
-    return (lambda: session.run(arrays)), ["timed through run(numpy): host-device copies included"]
+    tensors = session.to_device(list(inputs))
+    return (lambda: session.call(tensors)), ["inputs resident on the GPU; host copies not timed"]
 
 
 def _time_once(torch: Any, call: Callable[[], Any]) -> float:

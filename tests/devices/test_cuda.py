@@ -123,3 +123,13 @@ def test_eager_session_bench_on_gpu():
     )
     assert result.runtime == "torch-eager" and len(result.samples_ms) == 4
     assert cuda.list_devices()[0]["kind"] == "cuda"
+
+
+@pytest.mark.cuda
+@needs_gpu
+def test_cpu_session_refused_on_the_cuda_device():
+    device = cuda.make_device(None)
+    with pytest.raises(InputError, match="run on the GPU"):
+        device.bench_session(
+            lambda: TorchSession(Tiny(), [torch.randn(2, 16)], device="cpu"), label="cpu", runs=1, warmup=0
+        )

@@ -66,7 +66,10 @@ def _wheel_include_dirs() -> list[Path]:
     found: list[Path] = []
     spec = importlib.util.find_spec("nvidia")
     for root in list(spec.submodule_search_locations or []) if spec else []:
-        found += sorted(p for p in Path(root).glob("*/include") if p.is_dir())
+        for include in sorted(p for p in Path(root).glob("*/include") if p.is_dir()):
+            found.append(include)
+            if (include / "cccl").is_dir():
+                found.append(include / "cccl")  # CUDA 13 wheels: <nv/target> lives under include/cccl
     triton = importlib.util.find_spec("triton")
     if triton is not None and triton.origin:
         include = Path(triton.origin).parent / "backends" / "nvidia" / "include"
@@ -76,7 +79,15 @@ def _wheel_include_dirs() -> list[Path]:
 
 
 def _libcuda() -> Path | None:
-    """The driver library (libcuda.so*) the GPU runs with."""
+    """The driver library (libcuda.so*): the one this process has loaded, else the usual places."""
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                path = line.split()[-1]
+                if "/libcuda.so" in path:
+                    return Path(path)
+    except OSError:
+        pass
     name = ctypes.util.find_library("cuda")
     for candidate in ([name] if name else []) + ["libcuda.so.1", "libcuda.so"]:
         for folder in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/nvidia/lib64"):
@@ -86,13 +97,13 @@ def _libcuda() -> Path | None:
     return None
 
 
-def _assemble_cuda_home() -> Path | None:
-    """A CUDA home of links into the pip wheels: include/ (headers) and lib64/libcuda.so; None if incomplete."""
-    includes = _wheel_include_dirs()
-    libcuda = _libcuda()
+def assemble_cuda_home(includes: list[Path], libcuda: Path | None, home: Path) -> Path | None:
+    """Make ``home`` a CUDA home of links: include/ (first header of each name wins) and lib64/libcuda.so.
+
+    None when the pieces are incomplete (no libcuda, or no cuda.h among the headers).
+    """
     if not includes or libcuda is None:
         return None
-    home = Path(tempfile.gettempdir()) / f"deploy-cuda-home-{os.getuid()}"
     (home / "include").mkdir(parents=True, exist_ok=True)
     (home / "lib64").mkdir(exist_ok=True)
     for folder in includes:
@@ -115,7 +126,8 @@ def ensure_cuda_home() -> str:
     home = cpp_extension.CUDA_HOME
     if home and (Path(home) / "include" / "cuda.h").exists():
         return f"CUDA headers from {home}"
-    assembled = _assemble_cuda_home()
+    target = Path(tempfile.gettempdir()) / f"deploy-cuda-home-{os.getuid()}"
+    assembled = assemble_cuda_home(_wheel_include_dirs(), _libcuda(), target)
     if assembled is None:
         raise InputError(
             "--target cuda needs the CUDA toolkit headers (cuda.h) to compile the AOTInductor wrapper; "
