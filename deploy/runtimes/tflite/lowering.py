@@ -18,6 +18,7 @@ from deploy.runtimes.onnx.source import node_source
 from deploy.runtimes.tflite import registry
 from deploy.runtimes.tflite.builder import ModelBuilder
 from deploy.runtimes.tflite.context import LoweringContext, ir_dtype, ir_shape
+from deploy.runtimes.tflite.expand import expand_functions
 from deploy.runtimes.tflite.values import NotConstant, Unsupported, Value, channels_last
 
 # Ops whose value is not a function of their inputs, or that lower better than they fold.
@@ -131,7 +132,10 @@ def lower_model(proto: onnx.ModelProto, channels_last_io: bool = False) -> Model
     try:
         proto = onnx.shape_inference.infer_shapes(proto, data_prop=True)
     except Exception:  # shapes are then taken from value_info only
-        pass
+        copy = onnx.ModelProto()
+        copy.CopyFrom(proto)
+        proto = copy
+    proto = expand_functions(proto)
     model = ir.serde.deserialize_model(proto)
     builder = ModelBuilder()
     index, subgraph = builder.new_subgraph("main")

@@ -153,7 +153,7 @@ def lower_clip(ctx: LoweringContext, node: ir.Node) -> Value:
     if "min" in node.attributes or "max" in node.attributes:  # opset < 11
         low = scalar(ctx, attr(node, "min", -3.4e38), x.dtype)
         high = scalar(ctx, attr(node, "max", 3.4e38), x.dtype)
-    bounds = tuple(None if v is None or v.const is None else float(v.const) for v in (low, high))
+    bounds = tuple(None if v is None or v.const is None else float(np.asarray(v.const).reshape(-1)[0]) for v in (low, high))
     fused = {(0.0, 6.0): OPS.RELU6, (-1.0, 1.0): OPS.RELU_N1_TO_1, (0.0, None): OPS.RELU}
     if np.issubdtype(x.dtype, np.floating) and (high is None or bounds[1] is not None):
         code = fused.get((bounds[0], bounds[1] if high is not None else None))

@@ -11,7 +11,7 @@ from ai_edge_litert import schema_py_generated as schema
 
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
-from deploy.runtimes.tflite.ops._common import attr, norm_axis, unary_values
+from deploy.runtimes.tflite.ops._common import attr, norm_axis, out_shape, unary_values
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value, ints
 
@@ -27,15 +27,25 @@ REDUCERS = {
 def reduce_axes(ctx: LoweringContext, node: ir.Node, rank: int) -> list[int] | None:
     """The normalised axes, or None for 'no reduction' (noop_with_empty_axes)."""
     axes = attr(node, "axes")
-    if axes is None and len(node.inputs) > 1 and ctx.input(node, 1) is not None:
-        axes = ints(ctx.input(node, 1), "axes")
+    given = ctx.input(node, 1) if len(node.inputs) > 1 else None
+    if axes is None and given is not None:
+        axes = [] if given.shape == (0,) else ints(given, "axes")
     if not axes:
         return None if attr(node, "noop_with_empty_axes", 0) else list(range(rank))
     return sorted({norm_axis(a, rank) for a in axes})
 
 
-def reduce(ctx: LoweringContext, code: int, x: Value, axes: list[int], keepdims: bool) -> Value:
-    """One TFLite reducer over ONNX ``axes`` of ``x`` in its own layout."""
+def reduce(ctx: LoweringContext, code: int, x: Value, axes: list[int] | Value, keepdims: bool, shape=None) -> Value:
+    """One TFLite reducer over ONNX ``axes`` of ``x`` in its own layout (``axes`` may be a run-time tensor)."""
+    if x.dtype == np.bool_:
+        code = {OPS.REDUCE_MAX: OPS.REDUCE_ANY, OPS.REDUCE_MIN: OPS.REDUCE_ALL}.get(code, code)
+    if isinstance(axes, Value):
+        options = schema.ReducerOptionsT()
+        options.keepDims = keepdims
+        if keepdims and shape is None:
+            shape = tuple([None] * x.rank)
+        axes_t = ctx.native(ctx.cast(axes, np.int32))
+        return ctx.emit(code, [ctx.native(x), axes_t], shape, x.dtype, options=options)
     perm = x.perm or tuple(range(x.rank))
     options = schema.ReducerOptionsT()
     options.keepDims = keepdims
@@ -58,9 +68,12 @@ def lower_reduce(ctx: LoweringContext, node: ir.Node) -> Value:
     x = ctx.input(node, 0)
     if x.rank is None:
         raise Unsupported("reduction of a tensor of unknown rank")
-    axes = reduce_axes(ctx, node, x.rank)
     keepdims = bool(attr(node, "keepdims", 1))
     op = node.op_type
+    given = ctx.input(node, 1) if len(node.inputs) > 1 and "axes" not in node.attributes else None
+    if given is not None and given.const is None and given.shape != (0,):
+        return reduce_at_run_time(ctx, node, x, given, keepdims)
+    axes = reduce_axes(ctx, node, x.rank)
     if axes is None:
         if op in ("ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"):
             pre = {"ReduceL1": OPS.ABS, "ReduceSumSquare": OPS.SQUARE, "ReduceLogSumExp": None}.get(op)
@@ -100,18 +113,40 @@ def lower_reduce(ctx: LoweringContext, node: ir.Node) -> Value:
     return total
 
 
+def reduce_at_run_time(ctx: LoweringContext, node: ir.Node, x: Value, axes: Value, keepdims: bool) -> Value:
+    """A reduction whose axes are computed at run time (TFLite reducers take an axes tensor)."""
+    op = node.op_type
+    shape = out_shape(node)
+    if op == "ReduceLogSumExp":
+        raise Unsupported("ReduceLogSumExp with run-time axes")
+    if op in REDUCERS:
+        return reduce(ctx, REDUCERS[op], x, axes, keepdims, shape)
+    pre = {"ReduceL1": OPS.ABS, "ReduceL2": OPS.SQUARE, "ReduceSumSquare": OPS.SQUARE}.get(op)
+    total = reduce(ctx, OPS.SUM, unary_values(ctx, pre, x) if pre else x, axes, keepdims, shape)
+    post = {"ReduceL2": OPS.SQRT, "ReduceLogSum": OPS.LOG}.get(op)
+    if post is not None and np.issubdtype(x.dtype, np.integer):
+        return ctx.cast(unary_values(ctx, post, ctx.cast(total, np.float32)), x.dtype)
+    return unary_values(ctx, post, total) if post else total
+
+
 @lower("ArgMax", "ArgMin")
 def lower_arg(ctx: LoweringContext, node: ir.Node) -> Value:
     """ArgMax/ArgMin(data, axis, keepdims) -> int64 indices (first occurrence)."""
     x = ctx.input(node, 0)
-    if attr(node, "select_last_index", 0):
-        raise Unsupported("select_last_index=1")
     axis = norm_axis(attr(node, "axis", 0), x.rank)
+    last = bool(attr(node, "select_last_index", 0))
+    if last:  # the first hit in the reversed tensor is the last one: index = dim - 1 - hit
+        if x.shape[axis] is None:
+            raise Unsupported("select_last_index=1 on a dynamic axis")
+        x = ctx.emit(OPS.REVERSE_V2, [ctx.native(x), ctx.int32_tensor([axis])], x.shape, x.dtype)
     code = OPS.ARG_MAX if node.op_type == "ArgMax" else OPS.ARG_MIN
     options = schema.ArgMaxOptionsT() if code == OPS.ARG_MAX else schema.ArgMinOptionsT()
     options.outputType = schema.TensorType.INT64
     shape = tuple(d for i, d in enumerate(x.shape) if i != axis)
     result = ctx.emit(code, [ctx.native(x), ctx.int32_tensor([axis])], shape, np.int64, options=options)
+    if last:
+        top = ctx.const(np.array(x.shape[axis] - 1, np.int64))
+        result = ctx.emit(OPS.SUB, [ctx.native(top), result.tensor], shape, np.int64)
     if not attr(node, "keepdims", 1):
         return result
     kept = tuple(1 if i == axis else d for i, d in enumerate(x.shape))

@@ -168,9 +168,10 @@ def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
     if "pads" in node.attributes:
         flat, fill, axes = attr(node, "pads"), ctx.const(np.array(attr(node, "value", 0.0), x.dtype)), None
     else:
-        flat = ints(ctx.input(node, 1), "pads")
-        fill = ctx.input(node, 2)
-        axes_v = ctx.input(node, 3)
+        pads_v, fill, axes_v = ctx.input(node, 1), ctx.input(node, 2), ctx.input(node, 3)
+        if pads_v.const is None and axes_v is None and mode in ("constant", "reflect"):
+            return pad_at_run_time(ctx, node, x, pads_v, fill, mode)
+        flat = ints(pads_v, "pads")
         axes = [norm_axis(a, rank) for a in ints(axes_v, "axes")] if axes_v is not None else None
     axes = axes or list(range(rank))
     n = len(axes)
@@ -181,7 +182,7 @@ def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
     paddings = np.array([pairs.get(perm[i], (0, 0)) for i in range(rank)], np.int32)
     inputs = [ctx.tensor(x, x.perm), ctx.int32_tensor(paddings)]
     if mode == "constant":
-        if fill is not None and fill.const is not None and float(fill.const) == 0:
+        if fill is not None and fill.const is not None and float(np.asarray(fill.const).reshape(-1)[0]) == 0:
             fill = None
         if fill is None:
             return ctx.emit(
@@ -197,6 +198,22 @@ def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
         options.mode = schema.MirrorPadMode.REFLECT if mode == "reflect" else schema.MirrorPadMode.SYMMETRIC
         return ctx.emit(OPS.MIRROR_PAD, inputs, out_shape(node), x.dtype, perm=x.perm, options=options)
     raise Unsupported(f"Pad mode {mode!r} (with pads > 1 for 'edge')")
+
+
+def pad_at_run_time(ctx: LoweringContext, node: ir.Node, x: Value, pads: Value, fill: Value | None, mode: str):
+    """Pad with pads computed at run time: [b1..bn, e1..en] -> [[b1, e1], ...] as int32."""
+    rank = x.rank
+    pairs = ctx.reshape(ctx.cast(pads, np.int32), (2, rank))
+    paddings = ctx.emit(OPS.TRANSPOSE, [ctx.native(pairs), ctx.int32_tensor([1, 0])], (rank, 2), np.int32)
+    inputs = [ctx.native(x), paddings.tensor]
+    if mode == "reflect":
+        options = schema.MirrorPadOptionsT()
+        options.mode = schema.MirrorPadMode.REFLECT
+        return ctx.emit(OPS.MIRROR_PAD, inputs, out_shape(node), x.dtype, options=options)
+    if fill is None:
+        return ctx.emit(OPS.PAD, inputs, out_shape(node), x.dtype, options=schema.PadOptionsT())
+    fill_t = ctx.native(ctx.reshape(ctx.cast(fill, x.dtype), (1,)) if fill.rank else ctx.cast(fill, x.dtype))
+    return ctx.emit(OPS.PADV2, [*inputs, fill_t], out_shape(node), x.dtype, options=schema.PadV2OptionsT())
 
 
 @lower("DepthToSpace", "SpaceToDepth")
