@@ -22,7 +22,9 @@ def _schema(node: onnx.NodeProto, opset: int):
         return None
 
 
-def _function_body(node: onnx.NodeProto, opset: int, types: dict[str, onnx.TypeProto]) -> onnx.FunctionProto | None:
+def _function_body(
+    node: onnx.NodeProto, opset: int, types: dict[str, onnx.TypeProto]
+) -> onnx.FunctionProto | None:
     schema = _schema(node, opset)
     if schema is None:
         return None
@@ -54,7 +56,9 @@ def _function_body(node: onnx.NodeProto, opset: int, types: dict[str, onnx.TypeP
     return None
 
 
-def _expand_node(node: onnx.NodeProto, body: onnx.FunctionProto, prefix: str, opset: int) -> list[onnx.NodeProto]:
+def _expand_node(
+    node: onnx.NodeProto, body: onnx.FunctionProto, prefix: str, opset: int
+) -> list[onnx.NodeProto]:
     from onnx.backend.test.case.node import (
         function_expand_helper,  # onnx's own expansion (renames, attr refs)
     )

@@ -4,9 +4,11 @@ from deploy.runtimes.tflite.ops import (  # noqa: F401
     control_flow,
     conv_pool,
     elementwise,
+    indexing,
     matmul,
     normalization,
     reduction,
+    resize,
     shape_ops,
     slicing,
 )

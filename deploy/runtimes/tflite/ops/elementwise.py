@@ -153,7 +153,10 @@ def lower_clip(ctx: LoweringContext, node: ir.Node) -> Value:
     if "min" in node.attributes or "max" in node.attributes:  # opset < 11
         low = scalar(ctx, attr(node, "min", -3.4e38), x.dtype)
         high = scalar(ctx, attr(node, "max", 3.4e38), x.dtype)
-    bounds = tuple(None if v is None or v.const is None else float(np.asarray(v.const).reshape(-1)[0]) for v in (low, high))
+    bounds = tuple(
+        None if v is None or v.const is None else float(np.asarray(v.const).reshape(-1)[0])
+        for v in (low, high)
+    )
     fused = {(0.0, 6.0): OPS.RELU6, (-1.0, 1.0): OPS.RELU_N1_TO_1, (0.0, None): OPS.RELU}
     if np.issubdtype(x.dtype, np.floating) and (high is None or bounds[1] is not None):
         code = fused.get((bounds[0], bounds[1] if high is not None else None))
@@ -278,3 +281,31 @@ def lower_erf(ctx: LoweringContext, node: ir.Node) -> Value:
     tail = elementwise_values(ctx, OPS.MUL, t, unary_values(ctx, OPS.EXP, exponent))
     value = elementwise_values(ctx, OPS.SUB, scalar(ctx, 1.0, x.dtype), tail)
     return elementwise_values(ctx, OPS.MUL, value, unary_values(ctx, OPS.SIGN, x))
+
+
+@lower("Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh")
+def lower_inverse_trig(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Inverse (hyperbolic) trigonometry written with ATAN2, SQRT and LOG."""
+    x = ctx.input(node, 0)
+
+    def num(v):
+        return scalar(ctx, v, x.dtype)
+
+    square = unary_values(ctx, OPS.SQUARE, x)
+    op = node.op_type
+    if op in ("Asin", "Acos"):
+        root = unary_values(ctx, OPS.SQRT, elementwise_values(ctx, OPS.SUB, num(1.0), square))
+        pair = (x, root) if op == "Asin" else (root, x)
+        return elementwise_values(ctx, OPS.ATAN2, *pair)
+    if op == "Atan":
+        ones = ctx.const(np.ones(x.shape, x.dtype)) if x.static else \
+            elementwise_values(ctx, OPS.ADD, elementwise_values(ctx, OPS.MUL, x, num(0.0)), num(1.0))  # fmt: skip
+        return elementwise_values(ctx, OPS.ATAN2, x, ones)
+    if op in ("Asinh", "Acosh"):
+        inner = elementwise_values(ctx, OPS.ADD if op == "Asinh" else OPS.SUB, square, num(1.0))
+        return unary_values(
+            ctx, OPS.LOG, elementwise_values(ctx, OPS.ADD, x, unary_values(ctx, OPS.SQRT, inner))
+        )
+    ratio = elementwise_values(ctx, OPS.DIV, elementwise_values(ctx, OPS.ADD, num(1.0), x),
+                               elementwise_values(ctx, OPS.SUB, num(1.0), x))  # fmt: skip
+    return elementwise_values(ctx, OPS.MUL, unary_values(ctx, OPS.LOG, ratio), num(0.5))

@@ -35,7 +35,9 @@ def reduce_axes(ctx: LoweringContext, node: ir.Node, rank: int) -> list[int] | N
     return sorted({norm_axis(a, rank) for a in axes})
 
 
-def reduce(ctx: LoweringContext, code: int, x: Value, axes: list[int] | Value, keepdims: bool, shape=None) -> Value:
+def reduce(
+    ctx: LoweringContext, code: int, x: Value, axes: list[int] | Value, keepdims: bool, shape=None
+) -> Value:
     """One TFLite reducer over ONNX ``axes`` of ``x`` in its own layout (``axes`` may be a run-time tensor)."""
     if x.dtype == np.bool_:
         code = {OPS.REDUCE_MAX: OPS.REDUCE_ANY, OPS.REDUCE_MIN: OPS.REDUCE_ALL}.get(code, code)

@@ -200,7 +200,9 @@ def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
     raise Unsupported(f"Pad mode {mode!r} (with pads > 1 for 'edge')")
 
 
-def pad_at_run_time(ctx: LoweringContext, node: ir.Node, x: Value, pads: Value, fill: Value | None, mode: str):
+def pad_at_run_time(
+    ctx: LoweringContext, node: ir.Node, x: Value, pads: Value, fill: Value | None, mode: str
+):
     """Pad with pads computed at run time: [b1..bn, e1..en] -> [[b1, e1], ...] as int32."""
     rank = x.rank
     pairs = ctx.reshape(ctx.cast(pads, np.int32), (2, rank))

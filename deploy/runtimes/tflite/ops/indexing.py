@@ -1,0 +1,152 @@
+"""Index-based lowerings: Trilu, TopK, OneHot, GatherND, ScatterND, CumSum, Hardmax, IsInf/IsNaN."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx_ir as ir
+from ai_edge_litert import schema_py_generated as schema
+
+from deploy.runtimes.tflite.builder import OPS
+from deploy.runtimes.tflite.context import LoweringContext
+from deploy.runtimes.tflite.ops._common import attr, elementwise_values, norm_axis, out_shape, unary_values
+from deploy.runtimes.tflite.registry import lower
+from deploy.runtimes.tflite.values import Unsupported, Value
+
+
+@lower("Trilu")
+def lower_trilu(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Trilu(input, k, upper): keep col - row >= k (upper) or <= k (lower), zero elsewhere."""
+    x, k = ctx.input(node, 0), ctx.input(node, 1)
+    if x.shape is None or None in x.shape[-2:]:
+        raise Unsupported("Trilu on dynamic matrix dims")
+    rows, cols = x.shape[-2:]
+    diff = ctx.const(np.arange(cols, dtype=np.int64)[None, :] - np.arange(rows, dtype=np.int64)[:, None])
+    k = ctx.const(np.array(0, np.int64)) if k is None else ctx.cast(k, np.int64)
+    code = OPS.GREATER_EQUAL if attr(node, "upper", 1) else OPS.LESS_EQUAL
+    keep = elementwise_values(ctx, code, diff, k, dtype=np.bool_)
+    zero = ctx.const(np.zeros((1,), x.dtype))
+    return ctx.emit(OPS.SELECT_V2, [ctx.native(keep), ctx.native(x), ctx.native(zero)], x.shape, x.dtype)
+
+
+@lower("TopK")
+def lower_topk(ctx: LoweringContext, node: ir.Node) -> list[Value]:
+    """TopK(X, K, axis, largest, sorted): TOPK_V2 over a layout whose last dim is ``axis``."""
+    x, k = ctx.input(node, 0), ctx.input(node, 1)
+    axis = norm_axis(attr(node, "axis", -1), x.rank)
+    largest = attr(node, "largest", 1)
+    perm = tuple(p for p in range(x.rank) if p != axis) + (axis,)
+    source = x if largest else unary_values(ctx, OPS.NEG, x)
+    k_t = ctx.native(ctx.reshape(ctx.cast(k, np.int32), ()))
+    shapes = [out_shape(node, 0), out_shape(node, 1)]
+    values, indices = ctx.emit_multi(OPS.TOPK_V2, [ctx.tensor(source, perm), k_t],
+                                     [(shapes[0], x.dtype), (shapes[1], np.int32)], perm=perm,
+                                     options=schema.TopKV2OptionsT())  # fmt: skip
+    if not largest:
+        values = unary_values(ctx, OPS.NEG, values)
+    return [values, ctx.cast(indices, np.int64)]
+
+
+@lower("OneHot")
+def lower_one_hot(ctx: LoweringContext, node: ir.Node) -> Value:
+    """OneHot(indices, depth, values=[off, on], axis); negative indices count from depth."""
+    indices, depth, values = (ctx.input(node, i) for i in range(3))
+    depth_i = ctx.reshape(ctx.cast(depth, np.int32), ()) if depth.rank else ctx.cast(depth, np.int32)
+    index = ctx.cast(indices, np.int32)
+    negative = elementwise_values(ctx, OPS.LESS, index, ctx.const(np.array(0, np.int32)), dtype=np.bool_)
+    wrapped = elementwise_values(ctx, OPS.ADD, index, depth_i)
+    index = ctx.emit(
+        OPS.SELECT_V2, [negative.tensor, wrapped.tensor, ctx.native(index)], index.shape, np.int32
+    )
+    options = schema.OneHotOptionsT()
+    axis = attr(node, "axis", -1)
+    options.axis = axis + indices.rank + 1 if axis < -1 else axis
+    if values.const is not None:
+        off, on = values.const.reshape(-1)[:2]
+        on_t, off_t = (
+            ctx.native(ctx.const(np.array(on, values.dtype))),
+            ctx.native(ctx.const(np.array(off, values.dtype))),
+        )
+    else:
+        flat = ctx.reshape(values, (2,))
+        off_t, on_t = (ctx.emit(OPS.GATHER, [ctx.native(flat), ctx.int32_tensor(np.array(i))], (), values.dtype,
+                                options=schema.GatherOptionsT()).tensor for i in (0, 1))  # fmt: skip
+    inputs = [index.tensor, ctx.native(depth_i), on_t, off_t]
+    return ctx.emit(OPS.ONE_HOT, inputs, out_shape(node), values.dtype, options=options)
+
+
+@lower("Hardmax")
+def lower_hardmax(ctx: LoweringContext, node: ir.Node) -> Value:
+    """1 at the first maximum along ``axis``, 0 elsewhere (ARG_MAX + ONE_HOT)."""
+    x = ctx.input(node, 0)
+    axis = norm_axis(attr(node, "axis", -1), x.rank)
+    if x.shape[axis] is None:
+        raise Unsupported("Hardmax on a dynamic axis")
+    options = schema.ArgMaxOptionsT()
+    options.outputType = schema.TensorType.INT32
+    shape = tuple(d for i, d in enumerate(x.shape) if i != axis)
+    hit = ctx.emit(OPS.ARG_MAX, [ctx.native(x), ctx.int32_tensor([axis])], shape, np.int32, options=options)
+    hot = schema.OneHotOptionsT()
+    hot.axis = axis
+    inputs = [hit.tensor, ctx.native(ctx.const(np.array(x.shape[axis], np.int32)))]
+    inputs += [ctx.native(ctx.const(np.array(1, x.dtype))), ctx.native(ctx.const(np.array(0, x.dtype)))]
+    return ctx.emit(OPS.ONE_HOT, inputs, x.shape, x.dtype, options=hot)
+
+
+@lower("GatherND")
+def lower_gather_nd(ctx: LoweringContext, node: ir.Node) -> Value:
+    """GatherND(data, indices) with batch_dims = 0 (non-negative indices)."""
+    data, indices = ctx.input(node, 0), ctx.input(node, 1)
+    if attr(node, "batch_dims", 0):
+        raise Unsupported("GatherND with batch_dims > 0")
+    return ctx.emit(OPS.GATHER_ND, [ctx.native(data), ctx.native(indices)], out_shape(node), data.dtype)
+
+
+@lower("ScatterND")
+def lower_scatter_nd(ctx: LoweringContext, node: ir.Node) -> Value:
+    """ScatterND(data, indices, updates): data where no index hits, updates (or data+updates) elsewhere."""
+    data, indices, updates = (ctx.input(node, i) for i in range(3))
+    reduction = attr(node, "reduction", "none")
+    if reduction not in ("none", "add") or not data.static:
+        raise Unsupported(f"ScatterND reduction={reduction!r} or dynamic data shape")
+    shape = ctx.int32_tensor(list(data.shape))
+    index = ctx.native(ctx.cast(indices, np.int32))
+    scattered = ctx.emit(OPS.SCATTER_ND, [index, ctx.native(updates), shape], data.shape, data.dtype)
+    if reduction == "add":
+        return elementwise_values(ctx, OPS.ADD, data, scattered)
+    ones = ctx.emit(OPS.FILL, [ctx.int32_tensor(list(updates.shape)), ctx.native(ctx.const(np.array(1, np.int32)))],
+                    updates.shape, np.int32)  # fmt: skip
+    hits = ctx.emit(OPS.SCATTER_ND, [index, ones.tensor, shape], data.shape, np.int32)
+    untouched = elementwise_values(ctx, OPS.EQUAL, hits, ctx.const(np.array(0, np.int32)), dtype=np.bool_)
+    return ctx.emit(
+        OPS.SELECT_V2, [untouched.tensor, ctx.native(data), scattered.tensor], data.shape, data.dtype
+    )
+
+
+@lower("CumSum")
+def lower_cumsum(ctx: LoweringContext, node: ir.Node) -> Value:
+    """CumSum(x, axis, exclusive, reverse): CUMSUM."""
+    x, axis = ctx.input(node, 0), ctx.input(node, 1)
+    options = schema.CumsumOptionsT()
+    options.exclusive, options.reverse = bool(attr(node, "exclusive", 0)), bool(attr(node, "reverse", 0))
+    axis_t = ctx.native(ctx.reshape(ctx.cast(axis, np.int32), ()) if axis.rank else ctx.cast(axis, np.int32))
+    return ctx.emit(OPS.CUMSUM, [ctx.native(x), axis_t], x.shape, x.dtype, options=options)
+
+
+@lower("IsNaN")
+def lower_isnan(ctx: LoweringContext, node: ir.Node) -> Value:
+    x = ctx.input(node, 0)
+    return ctx.emit(OPS.NOT_EQUAL, [ctx.tensor(x, x.perm)] * 2, x.shape, np.bool_, perm=x.perm)
+
+
+@lower("IsInf")
+def lower_isinf(ctx: LoweringContext, node: ir.Node) -> Value:
+    """IsInf(X, detect_positive, detect_negative)."""
+    x = ctx.input(node, 0)
+    positive, negative = attr(node, "detect_positive", 1), attr(node, "detect_negative", 1)
+    if positive and negative:
+        return elementwise_values(ctx, OPS.EQUAL, unary_values(ctx, OPS.ABS, x), ctx.const(np.array(np.inf, x.dtype)),
+                                  dtype=np.bool_)  # fmt: skip
+    target = ctx.const(np.array(np.inf if positive else -np.inf, x.dtype))
+    if not (positive or negative):
+        target = ctx.const(np.array(np.nan, x.dtype))
+    return elementwise_values(ctx, OPS.EQUAL, x, target, dtype=np.bool_)

@@ -1,0 +1,90 @@
+"""Resize / Upsample of NCHW images: RESIZE_BILINEAR or RESIZE_NEAREST_NEIGHBOR in NHWC.
+
+The ONNX coordinate transformation modes TFLite implements are mapped to its two flags
+(align_corners, half_pixel_centers); the others (cubic, tf_crop_and_resize, antialias,
+round-half-up on asymmetric coordinates) are rejected with the reason.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx_ir as ir
+from ai_edge_litert import schema_py_generated as schema
+
+from deploy.runtimes.tflite.builder import OPS
+from deploy.runtimes.tflite.context import LoweringContext
+from deploy.runtimes.tflite.ops._common import attr, out_shape
+from deploy.runtimes.tflite.registry import lower
+from deploy.runtimes.tflite.values import Unsupported, Value
+
+NHWC = (0, 2, 3, 1)
+# (mode, coordinate mode, nearest mode) -> (align_corners, half_pixel_centers)
+FLAGS = {
+    ("linear", "half_pixel", None): (False, True),
+    ("linear", "pytorch_half_pixel", None): (False, True),
+    ("linear", "align_corners", None): (True, False),
+    ("linear", "asymmetric", None): (False, False),
+    ("nearest", "asymmetric", "floor"): (False, False),
+    ("nearest", "half_pixel", "round_prefer_ceil"): (False, True),
+    ("nearest", "pytorch_half_pixel", "round_prefer_ceil"): (False, True),
+    ("nearest", "align_corners", "round_prefer_ceil"): (True, False),
+}
+
+
+def output_size(ctx: LoweringContext, node: ir.Node, x: Value) -> list[int]:
+    """The output (H, W), from shape inference or from constant scales/sizes."""
+    shape = out_shape(node)
+    if shape is not None and None not in shape[2:]:
+        if shape[:2] != x.shape[:2] and None not in x.shape[:2]:
+            raise Unsupported("Resize of the batch or channel dims")
+        return list(shape[2:])
+    if node.op_type == "Upsample":
+        scales = attr(node, "scales") or list(ctx.input(node, 1).const)
+        sizes = None
+    else:
+        scales_v, sizes_v = ctx.input(node, 2), ctx.input(node, 3)
+        scales = (
+            None
+            if scales_v is None or scales_v.const is None or scales_v.const.size == 0
+            else list(scales_v.const)
+        )
+        sizes = None if sizes_v is None or sizes_v.const is None else [int(v) for v in sizes_v.const]
+    if sizes is not None:
+        return sizes[-2:]
+    if scales is None or None in x.shape[2:]:
+        raise Unsupported("Resize with run-time scales/sizes")
+    return [int(np.floor(d * s)) for d, s in zip(x.shape[2:], scales[-2:])]
+
+
+@lower("Resize", "Upsample")
+def lower_resize(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Resize(X, roi, scales, sizes) of a rank-4 tensor over its two spatial dims."""
+    x = ctx.input(node, 0)
+    if x.rank != 4:
+        raise Unsupported(f"Resize of a rank-{x.rank} tensor (only NCHW images)")
+    mode = attr(node, "mode", "nearest")
+    if node.op_type == "Upsample":
+        coordinates, nearest = "asymmetric", "floor"
+    else:
+        coordinates = attr(node, "coordinate_transformation_mode", "half_pixel")
+        nearest = attr(node, "nearest_mode", "round_prefer_floor")
+        if attr(node, "antialias", 0) or attr(node, "keep_aspect_ratio_policy", "stretch") != "stretch":
+            raise Unsupported("Resize with antialias or keep_aspect_ratio_policy")
+        if attr(node, "axes") not in (None, [2, 3], [-2, -1]):
+            raise Unsupported("Resize over non-spatial axes")
+    key = (mode, coordinates, nearest if mode == "nearest" else None)
+    if key not in FLAGS:
+        raise Unsupported(
+            f"Resize mode={mode} coordinate_transformation_mode={coordinates} nearest_mode={nearest}"
+        )
+    align, half = FLAGS[key]
+    size = output_size(ctx, node, x)
+    if mode == "linear":
+        code, options = OPS.RESIZE_BILINEAR, schema.ResizeBilinearOptionsT()
+    else:
+        code, options = OPS.RESIZE_NEAREST_NEIGHBOR, schema.ResizeNearestNeighborOptionsT()
+    options.alignCorners, options.halfPixelCenters = align, half
+    shape = (*x.shape[:2], *size)
+    return ctx.emit(
+        code, [ctx.tensor(x, NHWC), ctx.int32_tensor(size)], shape, x.dtype, perm=NHWC, options=options
+    )
