@@ -33,8 +33,9 @@ def compare(
 ) -> list[LocalBenchResult]:
     """Measure every entry on this host, alternating run by run; results come back in ``entries`` order.
 
-    ``artifact`` in each result is the entry's label; ``rss_growth_mb`` is the memory the entry added
-    from before its load to after its first run.
+    ``artifact`` in each result is the entry's label; ``peak_added_mb`` is the peak memory the entry
+    added over its load and first run (what a session built inside its factory needs; objects that
+    exist before the factory is called, such as an eager module's weights, are not counted).
     """
     from deploy.devices.host import host_info
 
@@ -94,7 +95,7 @@ def render_table(
             _fmt(result.first_ms, 2),
             _fmt(result.init_ms, 1),
             _fmt(result.peak_rss_mb, 0),
-            _fmt(getattr(result, "rss_growth_mb", None), 1),
+            _fmt(getattr(result, "peak_added_mb", None), 1),
             ratio,
         )
     return table
@@ -123,10 +124,10 @@ def write_chart(results: Sequence[BenchResult], path: str | Path) -> Path | None
     latency.set_yscale("log")
     latency.set_title(f"latency over {results[0].runs} alternating runs" if results else "latency")
     latency.legend()
-    added = [getattr(r, "rss_growth_mb", None) for r in results]
+    added = [getattr(r, "peak_added_mb", None) for r in results]
     memory.bar(x, [np.nan if v is None else max(v, 0.0) for v in added], 0.6, color="tab:gray")
     memory.set_xticks(x, labels)
-    memory.set_ylabel("memory added at load + first run (MB)")
+    memory.set_ylabel("peak memory added, load + first run (MB)")
     memory.set_title("memory")
     figure.tight_layout()
     with atomic_path(path) as tmp:

@@ -7,6 +7,7 @@ reset through /proc/self/clear_refs where the kernel allows it, so it belongs to
 
 from __future__ import annotations
 
+import ctypes
 import resource
 import time
 from collections.abc import Callable, Sequence
@@ -40,6 +41,15 @@ def rss_mb() -> float | None:
     return None if kb is None else kb / 1024.0
 
 
+def trim_heap() -> None:
+    """Hand freed heap pages back to the OS (glibc malloc_trim), so that memory freed by earlier work
+    is not silently reused by the next session and hidden from its RSS growth."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
 def reset_peak_rss() -> bool:
     """Reset the kernel's peak-RSS mark (VmHWM) for this process; False where that is not allowed."""
     try:
@@ -60,13 +70,14 @@ def peak_rss_mb() -> float:
 
 @dataclass
 class LocalBenchResult(BenchResult):
-    """A local result plus the memory this session added: RSS after the first inference minus before load."""
+    """A local result plus ``peak_added_mb``: the peak RSS above the pre-load baseline over load + first
+    inference (the memory this session needs), where the kernel lets the peak mark be reset."""
 
-    rss_growth_mb: float | None = None
+    peak_added_mb: float | None = None
 
     def to_dict(self) -> dict:
         out = super().to_dict()
-        out["rss_growth_mb"] = None if self.rss_growth_mb is None else round(self.rss_growth_mb, 2)
+        out["peak_added_mb"] = None if self.peak_added_mb is None else round(self.peak_added_mb, 2)
         return out
 
 
@@ -81,11 +92,12 @@ class TimedSession:
         self.init_ms = self.first_ms = 0.0
         self.samples_ms: list[float] = []
         self.peak_mb = 0.0
-        self.rss_growth_mb: float | None = None
+        self.peak_added_mb: float | None = None
         self._rss_before: float | None = None
         self.peak_reset = True
 
     def load(self, inputs: Sequence[np.ndarray] | None = None) -> None:
+        trim_heap()
         self.peak_reset = reset_peak_rss()
         self._rss_before = rss_mb()
         start = time.perf_counter_ns()
@@ -96,9 +108,9 @@ class TimedSession:
 
     def first(self) -> None:
         self.first_ms = self._timed_run()
-        after = rss_mb()
+        after = peak_rss_mb() if self.peak_reset else rss_mb()
         if after is not None and self._rss_before is not None:
-            self.rss_growth_mb = after - self._rss_before
+            self.peak_added_mb = max(after - self._rss_before, 0.0)
         self._note_peak()
 
     def warm(self) -> None:
@@ -137,7 +149,7 @@ class TimedSession:
             peak_rss_mb=round(self.peak_mb, 2),
             runner="in-process",
             notes=notes,
-            rss_growth_mb=self.rss_growth_mb,
+            peak_added_mb=self.peak_added_mb,
         )
 
 

@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -269,10 +270,16 @@ def main() -> None:
     parser.add_argument("--kind", choices=("phone", "board"), default="phone")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--unauthorized", action="store_true")
+    parser.add_argument("--python", action="store_true", help="give a phone python3 (a board always has it)")
+    parser.add_argument("--benchmark-model", action="store_true", help="install the emulated benchmark_model")
     args = parser.parse_args()
-    device = FakeAdbd(
-        DeviceSandbox(args.root, kind=args.kind), unauthorized=args.unauthorized, port=args.port
-    )
+    sandbox = DeviceSandbox(args.root, kind=args.kind)
+    if args.python:
+        sandbox.add_tool("python3", f'#!/bin/sh\nexec {sys.executable} "$@"\n')
+    if args.benchmark_model:
+        script = Path(__file__).with_name("fake_benchmark_model.py").read_text()
+        sandbox.add_tool("benchmark_model", f"#!{sys.executable}\n{script}")
+    device = FakeAdbd(sandbox, unauthorized=args.unauthorized, port=args.port)
     device.start()
     print(device.serial, flush=True)
     try:
