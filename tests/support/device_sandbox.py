@@ -63,6 +63,7 @@ class DeviceSandbox:
         for folder in ("data/local/tmp", "tools", "proc"):
             (self.root / folder).mkdir(parents=True, exist_ok=True)
         (self.root / "proc" / "cpuinfo").write_text(BOARD_CPUINFO)
+        self._make_sys()
         self._make_tools()
 
     @property
@@ -93,6 +94,16 @@ class DeviceSandbox:
         else:
             self.add_tool("python3", f'#!/bin/sh\nexec {self.python} "$@"\n')
 
+    def _make_sys(self) -> None:
+        """A /sys with one thermal zone and a CPU governor, as phones and boards expose them."""
+        zone = self.root / "sys/class/thermal/thermal_zone0"
+        zone.mkdir(parents=True, exist_ok=True)
+        (zone / "type").write_text("cpu-0-0\n")
+        (zone / "temp").write_text("41500\n")
+        cpufreq = self.root / "sys/devices/system/cpu/cpu0/cpufreq"
+        cpufreq.mkdir(parents=True, exist_ok=True)
+        (cpufreq / "scaling_governor").write_text("schedutil\n")
+
     def to_host(self, device_path: str) -> Path:
         """Where a device path lives on the host (for sync: push/pull/stat/list)."""
         path = os.path.normpath("/" + device_path.lstrip("/"))
@@ -111,7 +122,7 @@ class DeviceSandbox:
         path = f"{self.tools_mount}" if self.kind == "phone" else f"{self.tools_mount}:/usr/bin:/bin"
         if not self.use_bwrap:
             path = f"{self.tools}" if self.kind == "phone" else f"{self.tools}:/usr/bin:/bin"
-            command = command.replace("/data/", f"{self.root}/data/")
+            command = command.replace("/data/", f"{self.root}/data/").replace("/sys/", f"{self.root}/sys/")
             if self.kind == "board":
                 command = command.replace("/proc/cpuinfo", f"{self.root}/proc/cpuinfo")
             env = {
@@ -143,7 +154,7 @@ class DeviceSandbox:
             str(self.root / "data"),
             "/data",
         ]
-        args += ["--ro-bind", str(self.tools), self.tools_mount]
+        args += ["--ro-bind", str(self.root / "sys"), "/sys", "--ro-bind", str(self.tools), self.tools_mount]
         if self.kind == "phone":
             args += ["--ro-bind", str(self.root / "build.prop"), "/system/build.prop"]
         else:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from deploy.devices.adb import runners
 from deploy.devices.adb.client import DEFAULT_TIMEOUT_S, AdbClient, ShellResult
-from deploy.devices.adb.info import INFO_SCRIPT, parse_info, parse_lines
+from deploy.devices.adb.info import INFO_SCRIPT, STATE_SCRIPT, parse_info, parse_lines, parse_state
 from deploy.devices.adb.result import SummaryBenchResult
 from deploy.devices.result import BenchResult, DeviceInfo
 from deploy.errors import DeviceError, InputError
@@ -156,9 +156,16 @@ class AdbDevice:
             f"cd {shlex.quote(workdir)} && {command}", timeout=self.timeout_s, what="benchmark run"
         )
         self._check(done, f"the {choice.name} runner failed")
+        self._note_state_after(device)
         if choice.name == "python":
             return self._python_result(done, device, artifact, runs, warmup, threads)
         return self._benchmark_model_result(done, device, artifact, runs, warmup, threads)
+
+    def _note_state_after(self, device: DeviceInfo) -> None:
+        """Governor and temperature after the run, beside the readings from before (throttling shows here)."""
+        after = parse_state(self.run(STATE_SCRIPT, what="CPU state query").stdout)
+        for key, value in after.items():
+            device.extra[f"{key}_after"] = value
 
     def _check(self, done: ShellResult, what: str) -> None:
         if done.exit_code != 0:

@@ -19,6 +19,15 @@ _PROPS = (
     "ro.product.cpu.abi",
 )
 
+# CPU governor and thermal zones: read before a run (in INFO_SCRIPT) and again after it.
+STATE_SCRIPT = "; ".join(
+    [
+        'echo "governor=$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null)"',
+        'for z in /sys/class/thermal/thermal_zone*; do [ -r "$z/temp" ] && echo "thermal.$(cat "$z/type" 2>/dev/null)=$(cat "$z/temp")"; done',
+        "true",
+    ]
+)
+
 # Runs in sh (Android's mksh or a board's dash): nothing bash-only.
 INFO_SCRIPT = "; ".join(
     [
@@ -29,8 +38,7 @@ INFO_SCRIPT = "; ".join(
         "echo \"nproc=$(nproc 2>/dev/null || grep -c '^processor' /proc/cpuinfo)\"",
         "echo \"dtmodel=$(tr -d '\\000' < /proc/device-tree/model 2>/dev/null)\"",
         "grep -E '^(Hardware|Model|model name)[[:space:]]*:' /proc/cpuinfo 2>/dev/null | head -n 3 | sed 's/^/cpuinfo./'",
-        'echo "governor=$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null)"',
-        'for z in /sys/class/thermal/thermal_zone*; do [ -r "$z/temp" ] && echo "thermal.$(cat "$z/type" 2>/dev/null)=$(cat "$z/temp")"; done',
+        STATE_SCRIPT,
         "grep '^PRETTY_NAME=' /etc/os-release 2>/dev/null | sed 's/^PRETTY_NAME=/osrelease=/'",
         "true",
     ]
@@ -61,15 +69,21 @@ def _thermal(values: dict[str, str]) -> dict:
     return {"max_temp_c": max(temps.values()), "thermal_zones": len(temps)}
 
 
+def parse_state(text: str) -> dict:
+    """Governor and hottest thermal zone from STATE_SCRIPT output ({} where nothing is readable)."""
+    values = parse_lines(text)
+    state = {"governor": values["governor"]} if values.get("governor") else {}
+    state.update(_thermal(values))
+    return state
+
+
 def parse_info(text: str, serial: str) -> DeviceInfo:
     """DeviceInfo from INFO_SCRIPT output: Android if getprop gave a release, else a Linux board."""
     values = parse_lines(text)
     prop = {k[len("prop.") :]: v for k, v in values.items() if k.startswith("prop.") and v}
     cores = int(values["nproc"]) if values.get("nproc", "").isdigit() else None
     extra: dict = {"uname": values.get("uname") or None}
-    if values.get("governor"):
-        extra["governor"] = values["governor"]
-    extra.update(_thermal(values))
+    extra.update(parse_state(text))
     if prop.get("ro.build.version.release"):
         model = prop.get("ro.product.model")
         maker = prop.get("ro.product.manufacturer")

@@ -25,6 +25,9 @@ def test_python_runner_on_a_board_times_an_onnx(emulator, models):
     assert 0 < result.p50_ms <= result.p90_ms <= result.p99_ms
     assert result.init_ms > 0 and result.first_ms > 0 and result.peak_rss_mb > 10
     assert result.device.model == "Raspberry Pi 4 Model B Rev 1.4"
+    extra = result.device.extra
+    assert extra["governor"] == extra["governor_after"] == "schedutil"
+    assert extra["max_temp_c"] == extra["max_temp_c_after"] == 41.5
     assert result.to_dict()["samples_ms"] and result.threads == 1
     assert _work_dirs(board) == []  # cleaned up
     assert any("(v2).onnx" in c for c in board.commands)  # the awkward name went through, quoted
