@@ -18,6 +18,10 @@ from deploy.errors import DeviceError
 DEFAULT_TIMEOUT_S = 30.0
 
 
+class DeviceLost(DeviceError):
+    """The device stopped answering or vanished during a call: nothing more should be sent to it."""
+
+
 @dataclass
 class ShellResult:
     exit_code: int
@@ -64,7 +68,7 @@ class AdbClient:
             )
         except subprocess.TimeoutExpired as exc:
             who = f"device {serial}" if serial else "the adb server"
-            raise DeviceError(f"adb {args[0]} timed out after {timeout:g}s: {who} stopped answering") from exc
+            raise DeviceLost(f"adb {args[0]} timed out after {timeout:g}s: {who} stopped answering") from exc
         except OSError as exc:
             raise DeviceError(f"cannot run adb ({self.binary}): {exc.strerror}") from exc
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from deploy.devices.adb import runners
-from deploy.devices.adb.client import DEFAULT_TIMEOUT_S, AdbClient, ShellResult
+from deploy.devices.adb.client import DEFAULT_TIMEOUT_S, AdbClient, DeviceLost, ShellResult
 from deploy.devices.adb.info import INFO_SCRIPT, STATE_SCRIPT, parse_info, parse_lines, parse_state
 from deploy.devices.adb.result import SummaryBenchResult
 from deploy.devices.result import BenchResult, DeviceInfo
@@ -79,7 +79,7 @@ class AdbDevice:
             if state in said:
                 raise DeviceError(f"adb device {self.serial} is {state}: {said}")
         detail = f" (adb said: {said})" if said else ""
-        raise DeviceError(
+        raise DeviceLost(
             f"adb device {self.serial} was lost during the {what}: no end marker, no result{detail}"
         )
 
@@ -120,8 +120,8 @@ class AdbDevice:
             return self._bench_in(
                 workdir, artifact, kind, device, runs, warmup, threads, runner, runner_binary
             )
-        except DeviceError as exc:
-            lost = "lost" in exc.message or "timed out" in exc.message
+        except DeviceLost:
+            lost = True
             raise
         finally:
             if not lost:  # a hung or vanished device would only make the cleanup wait too
