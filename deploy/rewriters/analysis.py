@@ -102,6 +102,8 @@ def _live_before_stmt(stmt: ast.stmt, live_after: set[str]) -> set[str]:
     if isinstance(stmt, (ast.While, ast.For)):
         head = [stmt.test] if isinstance(stmt, ast.While) else [stmt.iter]
         live = set(live_after) | read_names(head)
+        if getattr(stmt, "_break_flag", None):  # a converted `for` tests its break flag every iteration
+            live.add(stmt._break_flag)
         for _ in range(3):  # fixpoint over the back edge; three rounds suffice for structured code
             live = live | live_before(stmt.body, live) | live_before(stmt.orelse, live_after)
         return live
@@ -132,7 +134,7 @@ def has_node(nodes: Iterable[ast.AST], kinds: tuple[type, ...], stop: tuple[type
     """Whether a node of ``kinds`` occurs under ``nodes``, not looking inside ``stop`` nodes
     (nested functions always stop the search)."""
     stop = stop + (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-    todo = list(nodes)
+    todo = [n for n in nodes if not isinstance(n, stop)]
     while todo:
         node = todo.pop()
         if isinstance(node, kinds):

@@ -15,8 +15,8 @@ import torch
 from torch._higher_order_ops.scan import scan
 from torch._higher_order_ops.while_loop import while_loop
 
-from deploy.rewriters import sites
-from deploy.rewriters.operators import _explain, _nested_deploy_error
+from deploy.rewriters import operators, sites
+from deploy.rewriters.operators import _explain, _nested_deploy_error, fresh_copies
 from deploy.rewriters.values import (
     StackedList,
     Undefined,
@@ -45,7 +45,8 @@ def _carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
                 f"loop variable {name!r} holds a {type(value).__name__}; a loop on tensors "
                 "can only carry tensors and numbers"
             )
-        out.append(value)
+        # views with symbolic strides (x[:, 0] of a dynamic x) trip dynamo inside while_loop
+        out.append(value.contiguous().clone() if not value.is_contiguous() else value)
     return tuple(out)
 
 
@@ -84,15 +85,25 @@ def while_stmt(cond_fn, body_fn, args: tuple, names: tuple[str, ...], site_id: i
         return as_predicate(_to_tensor_predicate(cond_fn(*values)))
 
     def graph_body(*values):
-        return _clone_all(body_fn(*values))
+        return _clone_all(body_fn(*fresh_copies(values)))
 
     try:
-        result = while_loop(graph_cond, graph_body, carried)
+        result = _in_loop_body(while_loop, graph_cond, graph_body, carried)
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise _loop_error(site, exc, names) from exc
     if not torch.compiler.is_dynamo_compiling():
         sites.mark_emitted(site_id, "while->while_loop")
     return tuple(result)
+
+
+def _in_loop_body(operator, *args):
+    """Run a loop higher-order op with operators.IN_LOOP_BODY set while torch traces its body."""
+    previous = operators.IN_LOOP_BODY
+    operators.IN_LOOP_BODY = True
+    try:
+        return operator(*args)
+    finally:
+        operators.IN_LOOP_BODY = previous
 
 
 def _to_tensor_predicate(value: object) -> torch.Tensor:
@@ -169,11 +180,11 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
         return more
 
     def graph_body(index, *values):
-        new_values, _ = body_fn(index, *values)
+        new_values, _ = body_fn(index, *fresh_copies(values))
         return (index + step, *_clone_all(new_values))
 
     try:
-        result = while_loop(graph_cond, graph_body, (index0, *carried))
+        result = _in_loop_body(while_loop, graph_cond, graph_body, (index0, *carried))
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise _loop_error(site, exc, names) from exc
     if not torch.compiler.is_dynamo_compiling():
@@ -185,7 +196,7 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
     indices = torch.arange(start, stop, step, dtype=torch.int64)
 
     def combine(carry, index):
-        new_values, appended = body_fn(index, *carry)
+        new_values, appended = body_fn(index, *fresh_copies(tuple(carry)))
         ys = []
         for value in appended:
             value = as_tensor_value(value)
@@ -195,7 +206,7 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
         return list(_clone_all(new_values)), ys
 
     try:
-        final, stacked = scan(combine, list(carried), indices)
+        final, stacked = _in_loop_body(scan, combine, list(carried), indices)
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise _loop_error(site, exc, names) from exc
     if not torch.compiler.is_dynamo_compiling():

@@ -19,6 +19,7 @@ from deploy.rewriters.values import (
     UNDEFINED_CODE,
     Undefined,
     as_predicate,
+    as_tensor_value,
     is_symbolic,
     is_tracing,
 )
@@ -94,10 +95,65 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
     return pytree.tree_map(_decode, result)
 
 
+def fresh_copies(values: tuple) -> tuple:
+    """Tensor values cloned: a graph-op body may run in-place ops (``h += 1``) on its variables, but
+    torch's higher-order ops refuse mutation of their inputs."""
+    return tuple(v.clone() if isinstance(v, torch.Tensor) else v for v in values)
+
+
+def _fresh_args(args: tuple):
+    return lambda: fresh_copies(args)
+
+
+# True while torch traces a while_loop/scan body. The ONNX exporter of torch 2.13 cannot inline a
+# cond nested in a Loop body (opset mismatch on its local-function domain), so inside loop bodies a
+# tensor `if` whose branches give same-shaped tensors becomes a select (torch.where) instead. Dynamo
+# reads this module global as a constant while it traces the body.
+IN_LOOP_BODY = False
+
+
+def _where(pred: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.dtype == torch.bool and b.dtype == torch.bool:  # onnxruntime has no Where for bool
+        return torch.logical_or(torch.logical_and(pred, a), torch.logical_and(torch.logical_not(pred), b))
+    return torch.where(pred, a, b)
+
+
+def _select(pred: torch.Tensor, then_fn, else_fn):
+    """Both branches computed, outputs picked by torch.where; None when the outputs do not line up."""
+    then_out, else_out = then_fn(), else_fn()
+    then_leaves, then_spec = pytree.tree_flatten(then_out)
+    else_leaves, else_spec = pytree.tree_flatten(else_out)
+    if then_spec != else_spec:
+        return None
+    picked = []
+    for a, b in zip(then_leaves, else_leaves):
+        if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+            a, b = as_tensor_value(a), as_tensor_value(b)
+            if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a.shape != b.shape:
+                return None
+            if a.dtype != b.dtype:
+                return None
+            picked.append(_where(pred, a, b))
+        elif a is b or (type(a) is type(b) and a == b):
+            picked.append(a)
+        elif isinstance(a, (bool, int, float)) and isinstance(b, (bool, int, float)):
+            picked.append(_where(pred, as_tensor_value(a), as_tensor_value(b)))
+        else:
+            return None
+    return pytree.tree_unflatten(picked, then_spec)
+
+
 def if_stmt(pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...], site_id: int) -> tuple:
     """``if pred: then else: else`` where the branches take and return the variables they assign."""
     if is_symbolic(pred):
-        return emit_cond(pred, lambda: then_fn(*args), lambda: else_fn(*args), site_id, names, "if->cond")
+        fresh = _fresh_args(args)
+        if IN_LOOP_BODY and isinstance(pred, torch.Tensor):
+            selected = _select(as_predicate(pred), lambda: then_fn(*fresh()), lambda: else_fn(*fresh()))
+            if selected is not None:
+                return selected
+        return emit_cond(
+            pred, lambda: then_fn(*fresh()), lambda: else_fn(*fresh()), site_id, names, "if->cond"
+        )
     taken = bool(pred)
     if not is_tracing():
         sites.record_branch(site_id, "then" if taken else "else")
@@ -107,6 +163,10 @@ def if_stmt(pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...],
 def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
     """``a if pred else b``."""
     if is_symbolic(pred):
+        if IN_LOOP_BODY and isinstance(pred, torch.Tensor):
+            selected = _select(as_predicate(pred), then_thunk, else_thunk)
+            if selected is not None:
+                return selected
         return emit_cond(pred, then_thunk, else_thunk, site_id, (), "ifexp->cond")
     taken = bool(pred)
     if not is_tracing():

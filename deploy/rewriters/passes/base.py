@@ -164,6 +164,7 @@ def _annotate_block(stmts: list[ast.stmt], live_after: set[str], defined: set[st
             defined |= then_defined & else_defined
         elif isinstance(stmt, (ast.While, ast.For)):
             head_live = _live_before_stmt(stmt, live_out)
+            stmt._head_live = head_live
             inner = set(defined)
             if isinstance(stmt, ast.For):
                 _target_names(stmt.target, inner)
@@ -180,6 +181,8 @@ def _annotate_block(stmts: list[ast.stmt], live_after: set[str], defined: set[st
 
 def loop_head_live(loop: ast.stmt) -> set[str]:
     """Names live at the head of an annotated loop (read by its test/body or after it)."""
+    if hasattr(loop, "_head_live"):
+        return loop._head_live  # computed on the source before other passes added functions
     return _live_before_stmt(loop, getattr(loop, "_live_after", set()))
 
 

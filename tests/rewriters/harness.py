@@ -1,0 +1,80 @@
+"""Export a model through rewrite_module -> torch.export -> torch.onnx and compare with eager."""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from deploy.rewriters import rewrite_module
+from deploy.rewriters.coverage import candidate_inputs, record_branches
+
+
+@dataclass
+class Outcome:
+    rewrites: list = field(default_factory=list)
+    max_abs: float = 0.0
+    cases: int = 0
+    branches: set = field(default_factory=set)
+    all_branches: set = field(default_factory=set)
+
+
+def flat(value) -> list[np.ndarray]:
+    leaves = torch.utils._pytree.tree_leaves(value)
+    return [np.asarray(v.detach().numpy() if isinstance(v, torch.Tensor) else v) for v in leaves]
+
+
+def export_onnx(module, example, dynamic_shapes, path: Path):
+    warnings.filterwarnings("ignore")
+    logging.getLogger("torch").setLevel(logging.ERROR)
+    program = torch.export.export(module, example, dynamic_shapes=dynamic_shapes, strict=False)
+    onnx_program = torch.onnx.export(program, example, dynamo=True, verbose=False)
+    onnx_program.save(str(path))
+    return program
+
+
+def run_onnx(path: Path, inputs: tuple) -> list[np.ndarray]:
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    feeds = {i.name: np.asarray(v.numpy()) for i, v in zip(session.get_inputs(), inputs)}
+    return session.run(None, feeds)
+
+
+def check(model: torch.nn.Module, example: tuple, verify: list[tuple], dynamic_shapes=None) -> Outcome:
+    """Rewrite, export to ONNX, and compare with the original eager model on every input."""
+    result = rewrite_module(model, example, dynamic_shapes)
+    outcome = Outcome()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "model.onnx"
+        export_onnx(result.module, example, dynamic_shapes, path)
+        outcome.rewrites = result.rewrites
+        for inputs in [example, *verify, *candidate_inputs(example)]:
+            with torch.no_grad(), record_branches() as taken:
+                expected = flat(model(*inputs))
+                rewritten = flat(result.module(*inputs))
+            outcome.branches |= taken.pairs()
+            got = run_onnx(path, inputs)
+            assert len(got) == len(expected), (len(got), len(expected))
+            for a, b in zip(got, expected):
+                np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+            for a, b in zip(rewritten, expected):
+                np.testing.assert_array_equal(a, b)
+            outcome.max_abs = max(
+                [outcome.max_abs] + [float(np.abs(a - b).max(initial=0)) for a, b in zip(got, expected)]
+            )
+            outcome.cases += 1
+    for site in result.sites:
+        if site.emitted:
+            kinds = {"if", "ifexp"}
+            outcome.all_branches |= (
+                {(site.file, site.line, "then"), (site.file, site.line, "else")}
+                if site.construct in kinds
+                else set()
+            )
+    return outcome

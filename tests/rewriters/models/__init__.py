@@ -1,0 +1,9 @@
+"""Eager models written the way people write them, each using Python control flow on tensors.
+
+Every module here defines ``CASES``: ``Case(name, model, example, verify, dynamic_shapes)`` where
+``verify`` holds inputs that together take every path of the model's control flow.
+"""
+
+from tests.rewriters.models import branches, calls, loops, shapes
+
+CASES = branches.CASES + loops.CASES + calls.CASES + shapes.CASES

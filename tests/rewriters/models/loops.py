@@ -1,0 +1,179 @@
+"""`while` on tensor conditions and `for ... in range(n)` over dynamic sizes and tensor values,
+with appends, preallocated buffers, break and continue."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+SEQ = torch.export.Dim("seq", min=1, max=64)
+
+
+class NewtonSqrt(nn.Module):
+    """while with a tensor condition and a Python counter."""
+
+    def forward(self, a):
+        x = a.clone()
+        steps = 0
+        while (x * x - a).abs().max() > 1e-4 and steps < 30:
+            x = 0.5 * (x + a / x)
+            steps += 1
+        return x, steps
+
+
+class Doubling(nn.Module):
+    def forward(self, x):
+        count = torch.zeros((), dtype=torch.int64)
+        while x.sum() < 100:
+            x = x * 2
+            count = count + 1
+        return x, count
+
+
+class GRULike(nn.Module):
+    """for over range(x.shape[1]) (dynamic) with list.append + torch.cat."""
+
+    def __init__(self):
+        super().__init__()
+        self.inp = nn.Linear(6, 12)
+        self.rec = nn.Linear(4, 12)
+
+    def forward(self, x):
+        h = torch.zeros(x.shape[0], 4)
+        outs = []
+        for t in range(x.shape[1]):
+            z, r, n = (self.inp(x[:, t]) + self.rec(h)).chunk(3, dim=-1)
+            h = torch.sigmoid(z) * h + (1 - torch.sigmoid(z)) * torch.tanh(n * torch.sigmoid(r))
+            outs.append(h.unsqueeze(1))
+        return torch.cat(outs, dim=1), h
+
+
+class RepeatN(nn.Module):
+    """for over range(int(t.item())) — the trip count is a tensor value."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x, steps):
+        n = int(steps.item())
+        for _ in range(n):
+            x = torch.tanh(self.fc(x))
+        return x
+
+
+class StopEarly(nn.Module):
+    """break on a tensor condition inside a dynamic-length loop."""
+
+    def forward(self, x):
+        total = torch.zeros(x.shape[0])
+        for t in range(x.shape[1]):
+            total = total + x[:, t]
+            if total.sum() > 3:
+                break
+        return total
+
+
+class SkipNegative(nn.Module):
+    """continue on a tensor condition."""
+
+    def forward(self, x):
+        acc = torch.zeros(x.shape[0])
+        for t in range(x.shape[1]):
+            step = x[:, t]
+            if step.sum() < 0:
+                continue
+            acc = acc + step
+        return acc
+
+
+class BufferedScan(nn.Module):
+    """A preallocated output written at out[:, t] inside a dynamic loop (cumulative max)."""
+
+    def forward(self, x):
+        out = torch.zeros_like(x)
+        running = x[:, 0]
+        for t in range(x.shape[1]):
+            running = torch.maximum(running, x[:, t])
+            out[:, t] = running
+        return out
+
+
+class Reverse(nn.Module):
+    """Reads the sequence back to front: x[:, T - 1 - t]."""
+
+    def forward(self, x):
+        steps = x.shape[1]
+        h = torch.zeros(x.shape[0], x.shape[2])
+        for t in range(steps):
+            h = 0.5 * h + x[:, steps - 1 - t]
+        return h
+
+
+CASES = [
+    Case(
+        "while_tensor_and_counter",
+        seeded(NewtonSqrt),
+        (torch.rand(3) * 5 + 0.5,),
+        [(torch.rand(3) * 50 + 1,), (torch.ones(3),)],
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "while_carried_count",
+        seeded(Doubling),
+        (torch.rand(4) + 0.5,),
+        [(torch.full((4,), 30.0),), (torch.full((4,), 0.01),)],
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "for_dynamic_append_cat",
+        seeded(GRULike),
+        (torch.randn(2, 5, 6),),
+        [(torch.randn(2, 1, 6),), (torch.randn(2, 17, 6),)],
+        ({1: SEQ},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "for_item_trip_count",
+        seeded(RepeatN),
+        (torch.randn(2, 4), torch.tensor(3)),
+        [
+            (torch.randn(2, 4), torch.tensor(0)),
+            (torch.randn(2, 4), torch.tensor(1)),
+            (torch.randn(2, 4), torch.tensor(7)),
+        ],
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "for_break_tensor",
+        seeded(StopEarly),
+        (torch.rand(2, 6),),
+        [(torch.full((2, 6), 1.0),), (torch.full((2, 9), 0.01),), (torch.full((2, 1), 0.1),)],
+        ({1: SEQ},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "for_continue_tensor",
+        seeded(SkipNegative),
+        (torch.randn(3, 5),),
+        [(torch.randn(3, 8),), (torch.full((3, 2), -1.0),), (torch.full((3, 3), 1.0),)],
+        ({1: SEQ},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "for_buffer_setitem",
+        seeded(BufferedScan),
+        (torch.randn(2, 6),),
+        [(torch.randn(2, 1),), (torch.randn(2, 20),)],
+        ({1: SEQ},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "for_reverse_index",
+        seeded(Reverse),
+        (torch.randn(2, 4, 3),),
+        [(torch.randn(2, 1, 3),), (torch.randn(2, 11, 3),)],
+        ({1: SEQ},),
+        constructs=("for->while_loop",),
+    ),
+]
