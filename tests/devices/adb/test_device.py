@@ -102,3 +102,13 @@ def test_device_that_never_answers_times_out(emulator):
     phone.freeze()
     with pytest.raises(DeviceError, match="timed out after 3s"):
         device.run(["echo", "hello"])
+
+
+def test_device_gone_is_reported_offline(emulator):
+    phone = emulator("phone")
+    device = make_device(phone.serial)
+    phone.kill()
+    with pytest.raises(DeviceError, match="offline"):
+        device.run(["echo", "hello"])
+    with pytest.raises(DeviceError, match=f"adb device {phone.serial} is offline: reconnect"):
+        make_device(phone.serial)
