@@ -41,6 +41,8 @@ def test_push_run_pull_round_trip_with_an_awkward_file_name(emulator, tmp_path):
     back = tmp_path / "back.bin"
     device.pull(remote, back)
     assert back.read_bytes() == local.read_bytes()
+    device.pull("/data/local/tmp/dir with space", tmp_path / "folder")  # a directory: sync LIST
+    assert (tmp_path / "folder" / local.name).read_bytes() == local.read_bytes()
 
 
 def test_run_reports_exit_codes_and_stderr(emulator):
