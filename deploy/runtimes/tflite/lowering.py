@@ -99,8 +99,29 @@ def lower_graph_body(ctx: LoweringContext, graph: ir.Graph) -> None:
     for initializer in graph.initializers.values():
         if initializer.const_value is not None:
             ctx.values[initializer] = ctx.const(initializer.const_value.numpy(), name=initializer.name)
+    report = ctx.options.get("report")
     for node in graph:
-        lower_node(ctx, node)
+        if report is None:
+            lower_node(ctx, node)
+            continue
+        try:
+            lower_node(ctx, node)
+            report.append((node, None))
+        except UnsupportedOpError as exc:
+            report.append((node, exc))
+            bind_placeholders(ctx, node)
+
+
+def bind_placeholders(ctx: LoweringContext, node: ir.Node) -> None:
+    """Stand-in tensors for the outputs of a node that failed, so that checking can go on."""
+    for output in node.outputs:
+        if output.name and output not in ctx.values:
+            try:
+                dtype = ir_dtype(output)
+            except Unsupported:
+                dtype = np.dtype("float32")
+            tensor = ctx.new_tensor(ir_shape(output), dtype, name=output.name)
+            ctx.values[output] = Value(output.name, ir_shape(output), dtype, tensor=tensor)
 
 
 def add_input(ctx: LoweringContext, value: ir.Value, channels_last_io: bool = False) -> Value:
@@ -125,8 +146,14 @@ def output_tensor(ctx: LoweringContext, value: Value, perm=None) -> int:
     return tensor
 
 
-def lower_model(proto: onnx.ModelProto, channels_last_io: bool = False) -> ModelBuilder:
-    """The whole model as a ModelBuilder (main graph = subgraph 0)."""
+def lower_model(
+    proto: onnx.ModelProto, channels_last_io: bool = False, report: list | None = None
+) -> ModelBuilder:
+    """The whole model as a ModelBuilder (main graph = subgraph 0).
+
+    With ``report`` (a list), every node is tried and (node, None | UnsupportedOpError) is
+    appended for each instead of stopping at the first failure.
+    """
     if proto.functions:  # torch.onnx writes cond/while branches as local functions
         proto = onnx.inliner.inline_local_functions(proto)
     try:
@@ -139,13 +166,15 @@ def lower_model(proto: onnx.ModelProto, channels_last_io: bool = False) -> Model
     model = ir.serde.deserialize_model(proto)
     builder = ModelBuilder()
     index, subgraph = builder.new_subgraph("main")
-    options = {"opset": model.opset_imports.get("", model.opset_imports.get("ai.onnx", 18))}
+    options = {"opset": model.opset_imports.get("", model.opset_imports.get("ai.onnx", 18)), "report": report}
     ctx = LoweringContext(builder, subgraph, index, options)
     for value in model.graph.inputs:
         if value.name in model.graph.initializers:
             continue
         add_input(ctx, value, channels_last_io)
     lower_graph_body(ctx, model.graph)
+    if report is not None:
+        return builder
     for value in model.graph.outputs:
         lowered = ctx.values.get(value)
         if lowered is None:

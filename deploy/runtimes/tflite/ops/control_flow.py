@@ -138,7 +138,8 @@ def lower_loop(ctx: LoweringContext, node: ir.Node) -> list[Value]:
         shape = ir_shape(out)
         if shape is None or None in shape:
             raise Unsupported("Loop scan output of a dynamic shape")
-        fill = ctx.emit(OPS.FILL, [ctx.int32_tensor([0, *shape]), ctx.tensor(ctx.const(np.array(0, ir_dtype(out))))],
+        # One dummy leading row: WHILE cannot carry an empty tensor; it is sliced off afterwards.
+        fill = ctx.emit(OPS.FILL, [ctx.int32_tensor([1, *shape]), ctx.tensor(ctx.const(np.array(0, ir_dtype(out))))],
                         (None, *shape), ir_dtype(out))  # fmt: skip
         accumulators.append(fill)
     state = [ctx.const(np.array(0, np.int64)), trip, cond, *carried, *[v for _, v in captured], *accumulators]
@@ -148,7 +149,22 @@ def lower_loop(ctx: LoweringContext, node: ir.Node) -> list[Value]:
     inputs = [ctx.native(v) for v in state]
     outputs = ctx.emit_multi(OPS.WHILE, inputs, [(v.shape, v.dtype) for v in state], options=options)
     final = outputs[3 : 3 + n_carried]
-    return final + outputs[len(state) - n_scan :]
+    return final + [drop_first_row(ctx, acc) for acc in outputs[len(state) - n_scan :]]
+
+
+def drop_first_row(ctx: LoweringContext, acc: Value) -> Value:
+    rank = acc.rank
+    options = schema.StridedSliceOptionsT()
+    options.beginMask = ~1 & ((1 << rank) - 1)
+    options.endMask = (1 << rank) - 1
+    begin, end, strides = (
+        ctx.int32_tensor([1] + [0] * (rank - 1)),
+        ctx.int32_tensor([0] * rank),
+        ctx.int32_tensor([1] * rank),
+    )
+    return ctx.emit(
+        OPS.STRIDED_SLICE, [acc.tensor, begin, end, strides], acc.shape, acc.dtype, options=options
+    )
 
 
 def loop_condition(ctx: LoweringContext, state: list[Value], name: str) -> int:

@@ -103,7 +103,7 @@ def window_attrs(node: ir.Node, rank: int, kernel=None):
     return kernel, strides, dilations
 
 
-def padding_mode(node, in_shape, kernel, strides, dilations, rank):
+def padding_mode(node, in_shape, kernel, strides, dilations, rank, allow_same=True):
     """(TFLite padding enum, explicit pads still to apply) for a window op."""
     in_dims = in_shape[1:3]
     pads = spatial_pads(node, in_dims if rank == 4 else in_dims[1:], kernel[-(rank - 2) :], strides[-(rank - 2) :],
@@ -112,7 +112,7 @@ def padding_mode(node, in_shape, kernel, strides, dilations, rank):
         pads = [(0, 0), *pads]
     if not any(b or e for b, e in pads):
         return schema.Padding.VALID, pads
-    if tflite_same(in_dims, kernel, strides, dilations) == pads:
+    if allow_same and tflite_same(in_dims, kernel, strides, dilations) == pads:
         return schema.Padding.SAME, [(0, 0)] * 2
     return schema.Padding.VALID, pads
 
@@ -160,7 +160,8 @@ def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None) -> 
     if len(node.outputs) > 1 and node.outputs[1].name:
         raise Unsupported("MaxPool's Indices output")
     tensor, shape = as_nhwc_2d(ctx, x)
-    mode, pads = padding_mode(node, shape, kernel, strides, dilations, rank)
+    include_pad = code == OPS.AVERAGE_POOL_2D and attr(node, "count_include_pad", 0)
+    mode, pads = padding_mode(node, shape, kernel, strides, dilations, rank, allow_same=not include_pad)
     onnx_out = out_shape(node)
     out4 = onnx_out if rank == 4 else (onnx_out[0], onnx_out[1], 1, onnx_out[2])
     if mode == schema.Padding.VALID:

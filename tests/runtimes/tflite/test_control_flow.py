@@ -1,0 +1,108 @@
+"""Control flow: ONNX If -> TFLite IF, Loop -> WHILE, from hand-made graphs and from torch.cond/while_loop."""
+
+import numpy as np
+import torch
+from onnx import TensorProto, helper
+
+from deploy.runtimes.tflite.emit import emit_tflite
+from deploy.runtimes.tflite.session import load
+from tests.runtimes.tflite.export_helpers import to_onnx
+from tests.runtimes.tflite.helpers import assert_matches, graph_model
+
+RNG = np.random.default_rng(4)
+
+
+def test_if_with_captured_values_both_branches():
+    then_graph = helper.make_graph([helper.make_node("Mul", ["x", "x"], ["t"])], "then", [],
+                                   [helper.make_tensor_value_info("t", TensorProto.FLOAT, [3])])  # fmt: skip
+    else_graph = helper.make_graph([helper.make_node("Sub", ["x", "y"], ["e"])], "else", [],
+                                   [helper.make_tensor_value_info("e", TensorProto.FLOAT, [3])])  # fmt: skip
+    nodes = [
+        helper.make_node("ReduceSum", ["x"], ["s"], keepdims=0),
+        helper.make_node("Greater", ["s", "zero"], ["c"]),
+        helper.make_node("If", ["c"], ["z"], then_branch=then_graph, else_branch=else_graph),
+    ]
+    x, y = np.array([1, 2, 3], np.float32), np.array([4, 5, 6], np.float32)
+    model = graph_model(nodes, {"x": x, "y": y}, ["z"], {"zero": np.float32(0)})
+    for sign in (1, -1):
+        info = assert_matches(model, {"x": sign * x, "y": y})
+    assert info["ops"]["IF"] == 1
+
+
+def test_loop_with_carried_and_scan_outputs():
+    body = helper.make_graph(
+        [
+            helper.make_node("Add", ["acc_in", "x"], ["acc_out"]),
+            helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+            helper.make_node("Mul", ["acc_out", "two"], ["scan"]),
+        ],  # fmt: skip
+        "body",
+        [
+            helper.make_tensor_value_info("i", TensorProto.INT64, []),
+            helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+            helper.make_tensor_value_info("acc_in", TensorProto.FLOAT, [2]),
+        ],  # fmt: skip
+        [
+            helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+            helper.make_tensor_value_info("acc_out", TensorProto.FLOAT, [2]),
+            helper.make_tensor_value_info("scan", TensorProto.FLOAT, [2]),
+        ],  # fmt: skip
+    )
+    nodes = [helper.make_node("Loop", ["n", "keep", "init"], ["final", "stacked"], body=body)]
+    x = RNG.standard_normal(2).astype(np.float32)
+    model = graph_model(nodes, {"x": x, "n": np.array(4, np.int64)}, ["final", "stacked"],
+                        {"keep": np.array(True), "init": np.zeros(2, np.float32), "two": np.float32(2)})  # fmt: skip
+    info = assert_matches(model, {"x": x, "n": np.array(4, np.int64)})
+    assert info["ops"]["WHILE"] == 1
+
+
+class Branchy(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(16, 16)
+
+    def forward(self, x):
+        h = self.fc(x)
+        return (
+            torch.cond(h.mean() > 0, lambda h: torch.relu(h) * 2.0, lambda h: torch.tanh(h) - 1.0, (h,)) + x
+        )
+
+
+class Recurrent(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        def cond(i, h):
+            return i < x.shape[0]
+
+        def body(i, h):
+            row = torch.index_select(x, 0, i.reshape(1)).reshape(8)
+            return i + 1, torch.tanh(self.fc(h) + row)
+
+        _, h = torch._higher_order_ops.while_loop(cond, body, (torch.tensor(0), torch.zeros(8)))
+        return h
+
+
+def test_torch_cond_through_tflite(tmp_path):
+    model = Branchy().eval()
+    info = emit_tflite(to_onnx(model, (torch.randn(4, 16),)), tmp_path / "b.tflite")
+    assert info["ops"]["IF"] == 1
+    session = load(info["path"])
+    for value in (3.0, -3.0):  # one input per branch
+        x = torch.full((4, 16), value)
+        np.testing.assert_allclose(
+            session.run([x.numpy()])[0], model(x).detach().numpy(), rtol=1e-5, atol=1e-5
+        )
+
+
+def test_torch_while_loop_through_tflite(tmp_path):
+    model = Recurrent().eval()
+    x = torch.randn(5, 8)
+    info = emit_tflite(to_onnx(model, (x,)), tmp_path / "w.tflite")
+    assert info["ops"]["WHILE"] == 1
+    fresh = torch.randn(5, 8)
+    np.testing.assert_allclose(
+        load(info["path"]).run([fresh.numpy()])[0], model(fresh).detach().numpy(), atol=1e-5
+    )

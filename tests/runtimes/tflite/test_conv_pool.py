@@ -1,0 +1,96 @@
+"""Convolution and pooling: padding modes, depthwise/grouped, 1-D, and NHWC layout (few TRANSPOSEs)."""
+
+import numpy as np
+import pytest
+from onnx import helper
+
+from tests.runtimes.tflite.helpers import assert_matches, graph_model
+
+RNG = np.random.default_rng(1)
+X = RNG.standard_normal((1, 4, 9, 9)).astype(np.float32)
+
+
+def conv_model(weight, **attrs):
+    bias = RNG.standard_normal(weight.shape[0]).astype(np.float32)
+    node = helper.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)
+    return graph_model([node], {"x": X}, ["y"], {"w": weight, "b": bias})
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        {},
+        {"pads": [1, 1, 1, 1]},
+        {"pads": [1, 1, 1, 1], "strides": [2, 2]},
+        {"pads": [0, 1, 2, 1]},
+        {"auto_pad": "SAME_UPPER", "strides": [2, 2]},
+        {"dilations": [2, 2], "pads": [2, 2, 2, 2]},
+    ],  # fmt: skip
+)
+def test_conv2d_padding(attrs):
+    weight = RNG.standard_normal((6, 4, 3, 3)).astype(np.float32)
+    info = assert_matches(conv_model(weight, **attrs), {"x": X}, atol=1e-4)
+    assert info["ops"].get("CONV_2D") == 1
+
+
+def test_depthwise_and_grouped():
+    depthwise = RNG.standard_normal((8, 1, 3, 3)).astype(np.float32)
+    info = assert_matches(conv_model(depthwise, group=4, pads=[1, 1, 1, 1]), {"x": X}, atol=1e-4)
+    assert info["ops"].get("DEPTHWISE_CONV_2D") == 1
+    grouped = RNG.standard_normal((6, 2, 3, 3)).astype(np.float32)
+    assert_matches(conv_model(grouped, group=2), {"x": X}, atol=1e-4)
+
+
+def test_conv1d():
+    x = RNG.standard_normal((2, 3, 11)).astype(np.float32)
+    w = RNG.standard_normal((5, 3, 3)).astype(np.float32)
+    model = graph_model([helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1])], {"x": x}, ["y"], {"w": w})
+    assert_matches(model, {"x": x}, atol=1e-4)
+
+
+def test_conv_chain_stays_nhwc_and_fuses():
+    """Conv -> Relu -> Conv -> Add(residual) -> MaxPool -> GlobalAveragePool: one TRANSPOSE in, one out."""
+    w1 = RNG.standard_normal((4, 4, 3, 3)).astype(np.float32)
+    w2 = RNG.standard_normal((4, 4, 1, 1)).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["a"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["a"], ["b"]),
+        helper.make_node("Conv", ["b", "w2"], ["c"]),
+        helper.make_node("Add", ["c", "x"], ["d"]),
+        helper.make_node("MaxPool", ["d"], ["e"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("GlobalAveragePool", ["e"], ["y"]),
+    ]
+    info = assert_matches(graph_model(nodes, {"x": X}, ["y"], {"w1": w1, "w2": w2}), {"x": X}, atol=1e-4)
+    assert info["ops"].get("TRANSPOSE", 0) <= 2
+    assert "RELU" not in info["ops"]  # fused into the first CONV_2D
+
+
+@pytest.mark.parametrize(
+    ("op", "attrs"),
+    [
+        ("MaxPool", {"kernel_shape": [2, 2], "strides": [2, 2]}),
+        ("MaxPool", {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1}),
+        ("AveragePool", {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}),
+        ("AveragePool", {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1], "count_include_pad": 1}),
+        ("GlobalMaxPool", {}),
+    ],  # fmt: skip
+)
+def test_pools(op, attrs):
+    model = graph_model([helper.make_node(op, ["x"], ["y"], **attrs)], {"x": X}, ["y"])
+    assert_matches(model, {"x": X})
+
+
+def test_channels_last_io_removes_boundary_transposes(tmp_path):
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+
+    w = RNG.standard_normal((6, 4, 3, 3)).astype(np.float32)
+    model = conv_model(w, pads=[1, 1, 1, 1])
+    info = emit_tflite(model, tmp_path / "m.tflite", channels_last_io=True)
+    assert "TRANSPOSE" not in info["ops"]
+    session = load(info["path"])
+    assert session.input_specs[0].shape == (1, 9, 9, 4)
+    out = session.run([X.transpose(0, 2, 3, 1)])[0]
+    from tests.runtimes.tflite.helpers import reference
+
+    np.testing.assert_allclose(out, reference(model, {"x": X})[0].transpose(0, 2, 3, 1), atol=1e-4)

@@ -1,0 +1,86 @@
+"""Unsupported ops: a clear error naming op, node and the user's source line; check_onnx lists every problem."""
+
+import inspect
+
+import numpy as np
+import pytest
+import torch
+from onnx import TensorProto, helper
+
+from deploy.errors import UnsupportedOpError
+from deploy.runtimes.onnx.source import node_source, parse_stack_trace
+from deploy.runtimes.tflite.check import check_onnx
+from deploy.runtimes.tflite.emit import emit_tflite
+from tests.runtimes.tflite.export_helpers import to_onnx
+
+
+class ShiftModel(torch.nn.Module):
+    def forward(self, x):
+        y = torch.relu(x)
+        return torch.bitwise_left_shift(y.to(torch.int32), 2)  # ONNX BitShift: no TFLite lowering
+
+
+SHIFT_LINE = inspect.getsourcelines(ShiftModel.forward)[1] + 2
+
+
+def test_unsupported_op_names_op_node_and_source_line(tmp_path):
+    proto = to_onnx(ShiftModel(), (torch.randn(2, 3),))
+    target = tmp_path / "m.tflite"
+    with pytest.raises(UnsupportedOpError) as caught:
+        emit_tflite(proto, target)
+    error = caught.value
+    assert "BitShift" in error.message and "node_BitShift" in error.message
+    assert error.file == __file__ and error.line == SHIFT_LINE
+    assert error.exit_code == 1
+    assert not target.exists() and not list(tmp_path.iterdir())  # nothing half-written
+
+
+def test_check_onnx_collects_every_problem():
+    nodes = [
+        helper.make_node("Relu", ["x"], ["a"], name="relu"),
+        helper.make_node("DFT", ["a"], ["b"], name="dft"),
+        helper.make_node("Unique", ["b"], ["c"], name="unique"),
+        helper.make_node("Sigmoid", ["c"], ["y"], name="sigmoid"),
+    ]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 8, 2])],
+                              [helper.make_empty_tensor_value_info("y")])  # fmt: skip
+    report = check_onnx(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)]))
+    assert [(r.node, r.supported) for r in report] == [("relu", True), ("dft", False), ("unique", False),
+                                                        ("sigmoid", True)]  # fmt: skip
+    assert all(r.reason for r in report)
+
+
+def test_check_onnx_reports_source_lines():
+    report = check_onnx(to_onnx(ShiftModel(), (torch.randn(2, 3),)))
+    failed = [r for r in report if not r.supported]
+    assert [r.op for r in failed] == ["BitShift"]
+    assert failed[0].where == f"{__file__}:{SHIFT_LINE}"
+
+
+def test_parse_stack_trace_picks_innermost_user_frame():
+    trace = (
+        'File "/home/u/model.py", line 17, in forward\n    y = helper(x)\n'
+        'File "/home/u/model.py", line 4, in helper\n    return x.sin()\n'
+        'File "/venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1778, in _call_impl\n'
+    )
+    assert parse_stack_trace(trace) == ("/home/u/model.py", 4)
+    assert parse_stack_trace('File "/x/site-packages/torch/a.py", line 3, in f') is None
+    assert node_source(helper.make_node("Relu", ["a"], ["b"])) is None
+
+
+def test_dynamic_input_spec_and_resize(tmp_path):
+    from deploy.runtimes.tflite.session import load
+
+    value = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3])
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])], "g", [value], [helper.make_empty_tensor_value_info("y")]
+    )
+    info = emit_tflite(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)]), tmp_path / "d.tflite"
+    )
+    session = load(info["path"])
+    assert session.runtime == "ai-edge-litert"
+    assert session.input_specs[0].shape == (None, 3)
+    for batch in (1, 6):
+        x = np.random.default_rng(batch).standard_normal((batch, 3)).astype(np.float32)
+        np.testing.assert_array_equal(session.run([x])[0], np.maximum(x, 0))

@@ -1,0 +1,92 @@
+"""Reductions, normalisations, softmax and matrix products (FULLY_CONNECTED / BATCH_MATMUL, bias folding)."""
+
+import numpy as np
+import pytest
+from onnx import helper
+
+from tests.runtimes.tflite.helpers import assert_matches, graph_model
+
+RNG = np.random.default_rng(3)
+X = RNG.standard_normal((2, 3, 4, 5)).astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    "op", ["ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceL2", "ReduceLogSumExp"]
+)
+@pytest.mark.parametrize("keepdims", [0, 1])
+def test_reductions(op, keepdims):
+    model = graph_model([helper.make_node(op, ["x", "a"], ["y"], keepdims=keepdims)], {"x": X}, ["y"],
+                        {"a": np.array([1, -1], np.int64)})  # fmt: skip
+    assert_matches(model, {"x": X})
+
+
+def test_argmax_last_index():
+    x = RNG.integers(0, 3, (3, 6)).astype(np.float32)
+    node = helper.make_node("ArgMax", ["x"], ["y"], axis=1, select_last_index=1)
+    assert_matches(graph_model([node], {"x": x}, ["y"]), {"x": x})
+
+
+@pytest.mark.parametrize("axis", [1, -1])
+def test_softmax_after_conv(axis):
+    w = RNG.standard_normal((3, 3, 1, 1)).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"]),
+        helper.make_node("Softmax", ["c"], ["y"], axis=axis),
+    ]
+    info = assert_matches(graph_model(nodes, {"x": X[:, :, :, :]}, ["y"], {"w": w}), {"x": X})
+    assert info["ops"]["SOFTMAX"] == 1
+
+
+def test_layer_and_batch_norm():
+    c = X.shape[1]
+    consts = {"g": RNG.random(5).astype(np.float32), "b": RNG.random(5).astype(np.float32),
+              "s": RNG.random(c).astype(np.float32) + 0.5, "bb": RNG.random(c).astype(np.float32),
+              "m": RNG.random(c).astype(np.float32), "v": RNG.random(c).astype(np.float32) + 0.5}  # fmt: skip
+    nodes = [
+        helper.make_node("BatchNormalization", ["x", "s", "bb", "m", "v"], ["n"]),
+        helper.make_node("LayerNormalization", ["n", "g", "b"], ["y"], axis=-1),
+    ]
+    assert_matches(graph_model(nodes, {"x": X}, ["y"], consts), {"x": X}, atol=1e-5)
+
+
+def test_instance_norm():
+    c = X.shape[1]
+    consts = {"s": RNG.random(c).astype(np.float32), "b": RNG.random(c).astype(np.float32)}
+    node = helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"])
+    assert_matches(graph_model([node], {"x": X}, ["y"], consts), {"x": X}, atol=1e-5)
+
+
+def test_gemm_becomes_fully_connected_with_fused_relu():
+    x = RNG.standard_normal((4, 8)).astype(np.float32)
+    consts = {
+        "w": RNG.standard_normal((6, 8)).astype(np.float32),
+        "b": RNG.standard_normal(6).astype(np.float32),
+    }
+    nodes = [
+        helper.make_node("Gemm", ["x", "w", "b"], ["g"], transB=1),
+        helper.make_node("Relu", ["g"], ["y"]),
+    ]
+    info = assert_matches(graph_model(nodes, {"x": x}, ["y"], consts), {"x": x})
+    assert info["ops"] == {"FULLY_CONNECTED": 1}
+
+
+def test_matmul_add_folds_bias():
+    x = RNG.standard_normal((2, 5, 8)).astype(np.float32)
+    consts = {
+        "w": RNG.standard_normal((8, 6)).astype(np.float32),
+        "b": RNG.standard_normal(6).astype(np.float32),
+    }
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["m"]), helper.make_node("Add", ["m", "b"], ["y"])]
+    info = assert_matches(graph_model(nodes, {"x": x}, ["y"], consts), {"x": x})
+    assert info["ops"] == {"FULLY_CONNECTED": 1}
+
+
+def test_batch_matmul_with_transposed_operand():
+    a = RNG.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    b = RNG.standard_normal((2, 3, 6, 5)).astype(np.float32)
+    nodes = [
+        helper.make_node("Transpose", ["b"], ["bt"], perm=[0, 1, 3, 2]),
+        helper.make_node("MatMul", ["a", "bt"], ["y"]),
+    ]
+    info = assert_matches(graph_model(nodes, {"a": a, "b": b}, ["y"]), {"a": a, "b": b})
+    assert info["ops"] == {"BATCH_MATMUL": 1}  # the transpose became adj_y

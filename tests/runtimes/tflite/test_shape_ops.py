@@ -1,0 +1,72 @@
+"""Shape and slicing ops, including layout remapping (ops after an NHWC conv) and dynamic dims."""
+
+import numpy as np
+import pytest
+from onnx import TensorProto, helper
+
+from tests.runtimes.tflite.helpers import assert_matches, graph_model, lower_and_run, reference
+
+RNG = np.random.default_rng(2)
+X = RNG.standard_normal((2, 3, 4, 5)).astype(np.float32)
+I64 = lambda *v: np.array(v, dtype=np.int64)  # noqa: E731
+
+CASES = {
+    "reshape": ([helper.make_node("Reshape", ["x", "s"], ["y"])], {"s": I64(2, -1, 5)}),
+    "flatten": ([helper.make_node("Flatten", ["x"], ["y"], axis=2)], {}),
+    "transpose": ([helper.make_node("Transpose", ["x"], ["y"], perm=[3, 1, 0, 2])], {}),
+    "concat": ([helper.make_node("Concat", ["x", "x"], ["y"], axis=1)], {}),
+    "split": ([helper.make_node("Split", ["x", "s"], ["y", "z"], axis=3)], {"s": I64(2, 3)}),
+    "slice": (
+        [helper.make_node("Slice", ["x", "b", "e", "a", "st"], ["y"])],
+        {"b": I64(1, 4), "e": I64(3, 0), "a": I64(2, 3), "st": I64(1, -2)},
+    ),  # fmt: skip
+    "gather": ([helper.make_node("Gather", ["x", "i"], ["y"], axis=3)], {"i": I64(4, -1, 0)}),
+    "pad": ([helper.make_node("Pad", ["x", "p"], ["y"], mode="reflect")], {"p": I64(0, 0, 1, 2, 0, 0, 1, 2)}),
+    "squeeze": (
+        [helper.make_node("Unsqueeze", ["x", "a"], ["u"]), helper.make_node("Squeeze", ["u", "a"], ["y"])],
+        {"a": I64(0, 3)},
+    ),  # fmt: skip
+    "expand": ([helper.make_node("Expand", ["x", "s"], ["y"])], {"s": I64(3, 2, 1, 1, 1)}),
+    "tile": ([helper.make_node("Tile", ["x", "r"], ["y"])], {"r": I64(1, 2, 1, 2)}),
+    "depth_to_space": ([helper.make_node("SpaceToDepth", ["x"], ["y"], blocksize=1)], {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_shape_op(name):
+    nodes, consts = CASES[name]
+    assert_matches(graph_model(nodes, {"x": X}, ["y"], consts), {"x": X})
+
+
+@pytest.mark.parametrize("name", ["concat", "split", "slice", "pad", "transpose", "gather"])
+def test_shape_op_after_nhwc_conv(name):
+    """The same op reading a tensor that lives in NHWC: its axes must be remapped."""
+    nodes, consts = CASES[name]
+    w = RNG.standard_normal((3, 3, 1, 1)).astype(np.float32)
+    conv = helper.make_node("Conv", ["x0", "w"], ["x"])
+    model = graph_model([conv, *nodes], {"x0": X}, ["y"], {**consts, "w": w})
+    assert_matches(model, {"x0": X}, atol=1e-5)
+
+
+def test_dynamic_sequence_dim():
+    """Shape -> Gather -> Reshape on a dynamic dim; the .tflite runs at several lengths."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "one"], ["t"], axis=0),
+        helper.make_node("Unsqueeze", ["t", "zero"], ["t1"]),
+        helper.make_node("Concat", ["t1", "minus"], ["target"], axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["y"]),
+    ]
+    value = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, "seq", 4])
+    graph = helper.make_graph(nodes, "dyn", [value], [helper.make_empty_tensor_value_info("y")],
+                              [helper.make_tensor(n, TensorProto.INT64, dims, v)
+                               for n, dims, v in (("one", [], [1]), ("zero", [1], [0]), ("minus", [1], [-1]))])  # fmt: skip
+    import onnx
+
+    model = onnx.shape_inference.infer_shapes(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    )
+    for length in (3, 7):
+        x = RNG.standard_normal((1, length, 4)).astype(np.float32)
+        actual, _ = lower_and_run(model, {"x": x})
+        np.testing.assert_allclose(actual[0], reference(model, {"x": x})[0])
