@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import onnx
 import onnx.inliner
+import onnx.numpy_helper
 import onnx_ir as ir
 
 from deploy.errors import UnsupportedOpError
@@ -24,6 +25,8 @@ from deploy.runtimes.tflite.values import NotConstant, Unsupported, Value, chann
 # Ops whose value is not a function of their inputs, or that lower better than they fold.
 NOT_FOLDED = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli",
               "If", "Loop", "Scan", "Constant"}  # fmt: skip
+_ONNX_TYPES = {np.dtype(k): v for k, v in (("float32", 1), ("uint8", 2), ("int8", 3), ("int16", 5), ("int32", 6),
+                                            ("int64", 7), ("bool", 9), ("float16", 10), ("float64", 11))}  # fmt: skip
 FOLD_LIMIT = 1 << 24  # elements; bigger results stay computed at run time
 
 
@@ -67,10 +70,58 @@ def _single_node_model(proto, node: ir.Node, inputs, opset: int) -> onnx.ModelPr
     return onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", opset)])
 
 
+def infer_missing_shapes(ctx: LoweringContext, node: ir.Node) -> None:
+    """Run ONNX shape inference on this one node when its outputs' shapes are unknown.
+
+    Whole-model inference gives up inside some subgraph bodies and after data-dependent
+    ops; the lowered inputs' shapes (and small constants) are known here.
+    """
+    outputs = [o for o in node.outputs if o.name]
+    if all(o.shape is not None and o.dtype is not None for o in outputs) or not outputs:
+        return
+    if any(isinstance(a.value, ir.Graph) for a in node.attributes.values()):
+        return
+    make = onnx.helper
+    inputs, initializers = [], []
+    for i, value in enumerate(node.inputs):
+        lowered = ctx.get(value) if value is not None else None
+        if lowered is None or lowered.dtype not in _ONNX_TYPES:
+            continue
+        if lowered.const is not None and lowered.const.size <= 4096:
+            initializers.append(onnx.numpy_helper.from_array(lowered.const, value.name))
+        dims = (
+            None
+            if lowered.shape is None
+            else [f"d{i}_{k}" if d is None else d for k, d in enumerate(lowered.shape)]
+        )
+        inputs.append(make.make_tensor_value_info(value.name, _ONNX_TYPES[lowered.dtype], dims))
+    graph = make.make_graph([ir.serde.serialize_node(node)], "one", inputs,
+                            [make.make_empty_tensor_value_info(o.name) for o in outputs], initializers)  # fmt: skip
+    model = make.make_model(graph, opset_imports=[make.make_opsetid("", ctx.options.get("opset", 18))])
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, data_prop=True, strict_mode=False)
+    except Exception:  # nothing more to learn
+        return
+    found = {
+        v.name: v.type.tensor_type for v in list(inferred.graph.value_info) + list(inferred.graph.output)
+    }
+    for output in outputs:
+        info = found.get(output.name)
+        if info is None:
+            continue
+        if output.dtype is None and info.elem_type:
+            output.dtype = ir.DataType(info.elem_type)
+        if output.shape is None and info.HasField("shape"):
+            output.shape = ir.Shape(
+                [d.dim_value if d.HasField("dim_value") else None for d in info.shape.dim]
+            )
+
+
 def lower_node(ctx: LoweringContext, node: ir.Node) -> None:
     """Lower one node and bind its outputs in ``ctx``."""
     first_tensor = len(ctx.sg.tensors)
     try:
+        infer_missing_shapes(ctx, node)
         results = fold(ctx, node)
         if results is None:
             lowering = registry.find(node.op_type, node.domain)

@@ -5,6 +5,7 @@ from deploy.runtimes.tflite.ops import (  # noqa: F401
     conv_pool,
     elementwise,
     indexing,
+    loops,
     matmul,
     normalization,
     reduction,
