@@ -159,6 +159,23 @@ def summarize(samples: dict[str, np.ndarray]) -> dict[str, dict]:
     }
 
 
+PAIRS = (
+    ("tflite", "litert-torch"),
+    ("tflite-static", "litert-torch"),
+    ("onnx", "eager"),
+    ("tflite", "eager"),
+)
+
+
+def paired_ratios(samples: dict[str, np.ndarray]) -> dict[str, float]:
+    """Median over iterations of a/b, both timed in the same iteration: robust to load that comes and goes."""
+    return {
+        f"{a}/{b}": float(np.median(samples[a] / samples[b]))
+        for a, b in PAIRS
+        if a in samples and b in samples
+    }
+
+
 def lowering_seconds(onnx_path: Path, runs: int) -> list[float]:
     """Wall seconds of emit_tflite(ONNX file -> .tflite) per run, after one untimed warm-up run."""
     from deploy.runtimes.tflite.emit import emit_tflite
@@ -229,6 +246,7 @@ def bench_model(model: str, args: argparse.Namespace, peer: dict) -> dict:
         print(f"[{model}] timing {list(sessions)} x {args.iters} at {threads} thread(s)", flush=True)
         samples = time_alternating(sessions, inputs, args.iters, args.warmup)
         record["runs"][str(threads)] = summarize(samples)
+        record.setdefault("paired", {})[str(threads)] = paired_ratios(samples)
         del sessions
     if "onnx" in artifacts and args.lowering_runs and "tflite" in artifacts:
         record["lowering_s"] = lowering_seconds(artifacts["onnx"], args.lowering_runs)

@@ -24,5 +24,9 @@ CONSTRAINTS="$PEERS/constraints.txt"
 printf 'torch==%s\n' "$TORCH_VERSION" >"$CONSTRAINTS"
 "$VENV/bin/pip" install -q -c "$CONSTRAINTS" "litert-torch==$LITERT_TORCH_VERSION"
 
-"$VENV/bin/python" -c "import importlib.metadata as m, torch, litert_torch; \
-print('litert-torch', m.version('litert-torch'), 'torch', torch.__version__)"
+# Importing litert-torch logs many harmless warnings (torchao CUDA kernels, absl); keep them in a log.
+if ! "$VENV/bin/python" -c "import importlib.metadata as m, torch, litert_torch; \
+print('litert-torch', m.version('litert-torch'), 'torch', torch.__version__)" 2>"$PEERS/import.log"; then
+    cat "$PEERS/import.log" >&2
+    exit 1
+fi
