@@ -18,7 +18,7 @@ from deploy.exporter.checks.tflite_graph import read_graph
 
 _PREPARE = re.compile(r"^(.*?)\s*Node number (\d+) \((\w+)\) failed to prepare", re.M)
 _UNRESOLVED = (
-    re.compile(r"unresolved custom op: ([\w./-]+)"),
+    re.compile(r"unresolved custom op: (\S+?)\.?(?:\s|$)"),
     re.compile(r"Didn't find op for builtin opcode '(\w+)'"),
 )
 
