@@ -34,6 +34,14 @@ FLAGS = {
 def output_size(ctx: LoweringContext, node: ir.Node, x: Value) -> list[int]:
     """The output (H, W), from shape inference or from constant scales/sizes."""
     shape = out_shape(node)
+    if node.op_type == "Resize":
+        scales_v = ctx.input(node, 2)
+        if scales_v is not None and scales_v.const is None:
+            raise Unsupported("Resize with run-time scales")
+        if scales_v is not None and scales_v.const.size and shape is not None:
+            # TFLite maps coordinates with in/out; ONNX with 1/scale: they agree only when in*scale is whole.
+            if any(d is None or d * s != o for d, s, o in zip(x.shape[2:], scales_v.const[-2:], shape[2:])):
+                raise Unsupported("Resize whose scales do not give whole output sizes")
     if shape is not None and None not in shape[2:]:
         if shape[:2] != x.shape[:2] and None not in x.shape[:2]:
             raise Unsupported("Resize of the batch or channel dims")
@@ -58,7 +66,17 @@ def output_size(ctx: LoweringContext, node: ir.Node, x: Value) -> list[int]:
 
 @lower("Resize", "Upsample")
 def lower_resize(ctx: LoweringContext, node: ir.Node) -> Value:
-    """Resize(X, roi, scales, sizes) of a rank-4 tensor over its two spatial dims."""
+    """Resize(X, roi, scales, sizes): native RESIZE_* when TFLite has the mode, else per-axis matrices."""
+    try:
+        return native_resize(ctx, node)
+    except Unsupported:
+        from deploy.runtimes.tflite.ops.resize_matrix import matrix_resize
+
+        return matrix_resize(ctx, node)
+
+
+def native_resize(ctx: LoweringContext, node: ir.Node) -> Value:
+    """RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR over the two spatial dims of an NCHW tensor."""
     x = ctx.input(node, 0)
     if x.rank != 4:
         raise Unsupported(f"Resize of a rank-{x.rank} tensor (only NCHW images)")

@@ -155,15 +155,67 @@ def lower_transpose(ctx: LoweringContext, node: ir.Node) -> Value:
 def axes_of(ctx: LoweringContext, node: ir.Node, rank: int) -> list[int] | None:
     axes = attr(node, "axes")
     if axes is None and len(node.inputs) > 1 and ctx.input(node, 1) is not None:
+        if ctx.input(node, 1).const is None:
+            raise RuntimeAxes()
         axes = ints(ctx.input(node, 1), "axes")
     return None if axes is None else sorted(norm_axis(a, rank) for a in axes)
+
+
+class RuntimeAxes(Exception):
+    """The axes of (Un)Squeeze are computed at run time."""
+
+
+def squeeze_at_run_time(ctx: LoweringContext, node: ir.Node, x: Value) -> Value:
+    """(Un)Squeeze with run-time axes: the output shape is assembled with SCATTER_ND/CUMSUM/GATHER."""
+    from deploy.runtimes.tflite.ops.slicing import axes_index, scatter_vector
+
+    axes = ctx.input(node, 1)
+    count = axes.shape[0]
+    shape = out_shape(node)
+    in_shape = ctx.shape_of(x, "int32")
+    if node.op_type == "Unsqueeze":
+        rank = x.rank + count
+        new = scatter_vector(ctx, axes_index(ctx, axes, rank), ctx.const(np.ones(count, np.int32)), rank)
+        kept = ctx.emit(
+            OPS.SUB, [ctx.native(ctx.const(np.ones(rank, np.int32))), new.tensor], (rank,), np.int32
+        )
+        cumsum = ctx.emit(OPS.CUMSUM, [kept.tensor, ctx.int32_tensor(np.array(0))], (rank,), np.int32,
+                          options=schema.CumsumOptionsT())  # fmt: skip
+        position = ctx.emit(
+            OPS.SUB, [cumsum.tensor, ctx.native(ctx.const(np.array(1, np.int32)))], (rank,), np.int32
+        )
+        position = ctx.emit(OPS.MAXIMUM, [position.tensor, ctx.native(ctx.const(np.array(0, np.int32)))], (rank,),
+                            np.int32)  # fmt: skip
+        dims = ctx.emit(OPS.GATHER, [ctx.native(in_shape), position.tensor], (rank,), np.int32,
+                        options=schema.GatherOptionsT())  # fmt: skip
+        is_new = ctx.emit(
+            OPS.GREATER, [new.tensor, ctx.native(ctx.const(np.array(0, np.int32)))], (rank,), np.bool_
+        )
+        target = ctx.emit(OPS.SELECT_V2, [is_new.tensor, ctx.native(ctx.const(np.array(1, np.int32))), dims.tensor],
+                          (rank,), np.int32)  # fmt: skip
+    else:
+        rank = x.rank - count
+        gone = scatter_vector(ctx, axes_index(ctx, axes, x.rank), ctx.const(np.ones(count, np.int32)), x.rank)
+        keep = ctx.emit(
+            OPS.EQUAL, [gone.tensor, ctx.native(ctx.const(np.array(0, np.int32)))], (x.rank,), np.bool_
+        )
+        where = ctx.emit(OPS.WHERE, [keep.tensor], (rank, 1), np.int64)
+        flat = ctx.reshape(where, (rank,))
+        target = ctx.emit(OPS.GATHER, [ctx.native(in_shape), flat.tensor], (rank,), np.int32,
+                          options=schema.GatherOptionsT())  # fmt: skip
+    return ctx.emit(
+        OPS.RESHAPE, [ctx.native(x), target.tensor], shape, x.dtype, options=schema.ReshapeOptionsT()
+    )
 
 
 @lower("Squeeze")
 def lower_squeeze(ctx: LoweringContext, node: ir.Node) -> Value:
     """Squeeze(data, axes): SQUEEZE on the matching TFLite axes; the layout shrinks with it."""
     x = ctx.input(node, 0)
-    axes = axes_of(ctx, node, x.rank)
+    try:
+        axes = axes_of(ctx, node, x.rank)
+    except RuntimeAxes:
+        return squeeze_at_run_time(ctx, node, x)
     if axes is None:
         if not x.static:
             raise Unsupported("Squeeze without axes on a dynamic shape")
@@ -181,7 +233,10 @@ def lower_squeeze(ctx: LoweringContext, node: ir.Node) -> Value:
 def lower_unsqueeze(ctx: LoweringContext, node: ir.Node) -> Value:
     """Unsqueeze(data, axes): a RESHAPE when static, EXPAND_DIMS per axis otherwise."""
     x = ctx.input(node, 0)
-    rank = x.rank + len(axes_of(ctx, node, 99) or [])
+    try:
+        rank = x.rank + len(axes_of(ctx, node, 99) or [])
+    except RuntimeAxes:
+        return squeeze_at_run_time(ctx, node, x)
     axes = axes_of(ctx, node, rank)
     shape = list(x.shape)
     for a in axes:

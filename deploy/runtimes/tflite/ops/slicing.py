@@ -41,8 +41,15 @@ def lower_split(ctx: LoweringContext, node: ir.Node) -> list[Value]:
     axis = norm_axis(attr(node, "axis", 0), x.rank)
     count = len(node.outputs)
     sizes = attr(node, "split")
-    if sizes is None and ctx.input(node, 1) is not None:
-        sizes = ints(ctx.input(node, 1), "split")
+    given = ctx.input(node, 1)
+    if sizes is None and given is not None and given.const is None:  # sizes known at run time only
+        shapes = [out_shape(node, i) for i in range(count)]
+        inputs = [ctx.native(x), ctx.native(ctx.cast(given, np.int32)), ctx.int32_tensor(np.array(axis))]
+        options = schema.SplitVOptionsT()
+        options.numSplits = count
+        return ctx.emit_multi(OPS.SPLIT_V, inputs, [(s, x.dtype) for s in shapes], options=options)
+    if sizes is None and given is not None:
+        sizes = ints(given, "split")
     if sizes is None:
         dim = x.shape[axis]
         if dim is None:
@@ -75,6 +82,8 @@ def lower_slice(ctx: LoweringContext, node: ir.Node) -> Value:
     count = starts.shape[0] if starts.shape else None
     if count is None:
         raise Unsupported("Slice with starts of unknown length")
+    if (axes_v is not None and axes_v.const is None) or (steps_v is not None and steps_v.const is None):
+        return slice_at_run_time(ctx, node, x, starts, ends, axes_v, steps_v)
     axes = [norm_axis(a, rank) for a in ints(axes_v, "axes")] if axes_v is not None else list(range(count))
     steps = ints(steps_v, "steps") if steps_v is not None else [1] * count
     perm = x.perm or tuple(range(rank))
@@ -260,3 +269,54 @@ def lower_gather_elements(ctx: LoweringContext, node: ir.Node) -> Value:
 
 
 _ = permute, out_dtype
+
+
+def clamp_to_int32(ctx: LoweringContext, value: Value) -> Value:
+    if value.dtype != np.int64:
+        return ctx.cast(value, np.int32)
+    low = ctx.const(np.array(INT32_MIN, np.int64))
+    high = ctx.const(np.array(INT32_MAX, np.int64))
+    clipped = ctx.emit(OPS.MAXIMUM, [ctx.native(value), ctx.native(low)], value.shape, np.int64)
+    clipped = ctx.emit(OPS.MINIMUM, [clipped.tensor, ctx.native(high)], value.shape, np.int64)
+    return ctx.cast(clipped, np.int32)
+
+
+def scatter_vector(ctx: LoweringContext, index: Value, updates: Value, rank: int) -> Value:
+    """A length-``rank`` int32 vector holding ``updates`` at positions ``index`` ([k, 1]), 0 elsewhere."""
+    return ctx.emit(OPS.SCATTER_ND, [ctx.native(index), ctx.native(updates), ctx.int32_tensor([rank])], (rank,),
+                    np.int32)  # fmt: skip
+
+
+def axes_index(ctx: LoweringContext, axes: Value, rank: int) -> Value:
+    """Run-time axes (possibly negative) as non-negative int32 indices of shape [k, 1]."""
+    axes32 = ctx.cast(axes, np.int32)
+    negative = ctx.emit(OPS.LESS, [ctx.native(axes32), ctx.native(ctx.const(np.array(0, np.int32)))], axes.shape,
+                        np.bool_)  # fmt: skip
+    shifted = ctx.emit(OPS.ADD, [ctx.native(axes32), ctx.native(ctx.const(np.array(rank, np.int32)))], axes.shape,
+                       np.int32)  # fmt: skip
+    fixed = ctx.emit(
+        OPS.SELECT_V2, [negative.tensor, shifted.tensor, ctx.native(axes32)], axes.shape, np.int32
+    )
+    return ctx.reshape(fixed, (axes.shape[0], 1))
+
+
+def slice_at_run_time(ctx, node, x: Value, starts: Value, ends: Value, axes_v, steps_v) -> Value:
+    """Slice whose axes or steps are inputs: full begin/end/strides vectors built with SCATTER_ND."""
+    rank, count = x.rank, starts.shape[0]
+    axes_v = axes_v or ctx.const(np.arange(count, dtype=np.int64))
+    index = axes_index(ctx, axes_v, rank)
+    hit = scatter_vector(ctx, index, ctx.const(np.ones(count, np.int32)), rank)
+    touched = ctx.emit(
+        OPS.GREATER, [hit.tensor, ctx.native(ctx.const(np.array(0, np.int32)))], (rank,), np.bool_
+    )
+    begin = scatter_vector(ctx, index, clamp_to_int32(ctx, starts), rank)
+    end = scatter_vector(ctx, index, clamp_to_int32(ctx, ends), rank)
+    end = ctx.emit(OPS.SELECT_V2, [touched.tensor, end.tensor, ctx.native(ctx.const(np.array(INT32_MAX, np.int32)))],
+                   (rank,), np.int32)  # fmt: skip
+    steps = clamp_to_int32(ctx, steps_v) if steps_v is not None else ctx.const(np.ones(count, np.int32))
+    stride = scatter_vector(ctx, index, steps, rank)
+    stride = ctx.emit(OPS.SELECT_V2, [touched.tensor, stride.tensor, ctx.native(ctx.const(np.array(1, np.int32)))],
+                      (rank,), np.int32)  # fmt: skip
+    options = schema.StridedSliceOptionsT()
+    inputs = [ctx.native(x), begin.tensor, end.tensor, stride.tensor]
+    return ctx.emit(OPS.STRIDED_SLICE, inputs, out_shape(node), x.dtype, options=options)
