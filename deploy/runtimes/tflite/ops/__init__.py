@@ -3,6 +3,7 @@
 from deploy.runtimes.tflite.ops import (  # noqa: F401
     control_flow,
     conv_pool,
+    conv_transpose,
     elementwise,
     indexing,
     loops,

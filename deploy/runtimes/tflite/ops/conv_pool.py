@@ -151,8 +151,9 @@ def lower_conv(ctx: LoweringContext, node: ir.Node) -> Value:
     return from_nhwc_2d(ctx, result, rank, onnx_out)
 
 
-def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None) -> Value:
-    x = ctx.input(node, 0)
+def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None, x: Value | None = None,
+         include_pad: bool | None = None) -> Value:  # fmt: skip
+    x = x or ctx.input(node, 0)
     rank = x.rank
     kernel, strides, dilations = window_attrs(node, rank or 0)
     if any(d != 1 for d in dilations):
@@ -160,13 +161,14 @@ def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None) -> 
     if len(node.outputs) > 1 and node.outputs[1].name:
         raise Unsupported("MaxPool's Indices output")
     tensor, shape = as_nhwc_2d(ctx, x)
-    include_pad = code == OPS.AVERAGE_POOL_2D and attr(node, "count_include_pad", 0)
+    if include_pad is None:
+        include_pad = code == OPS.AVERAGE_POOL_2D and attr(node, "count_include_pad", 0)
     mode, pads = padding_mode(node, shape, kernel, strides, dilations, rank, allow_same=not include_pad)
     onnx_out = out_shape(node)
     out4 = onnx_out if rank == 4 else (onnx_out[0], onnx_out[1], 1, onnx_out[2])
     if mode == schema.Padding.VALID:
         pads = ceil_pads(pads, shape[1:3], out4[2:], kernel, strides)
-    exclude = code == OPS.AVERAGE_POOL_2D and not attr(node, "count_include_pad", 0)
+    exclude = code == OPS.AVERAGE_POOL_2D and not include_pad
     if exclude and any(b or e for b, e in pads):
         return from_nhwc_2d(
             ctx, average_excluding_pads(ctx, node, tensor, shape, pads, kernel, strides, out4), rank, onnx_out
@@ -237,3 +239,20 @@ def lower_global_pool(ctx: LoweringContext, node: ir.Node) -> Value:
     axes = ctx.int32_tensor(list(range(1, x.rank - 1)))
     shape = (*x.shape[:2], *([1] * (x.rank - 2)))
     return ctx.emit(code, [ctx.tensor(x, perm), axes], shape, x.dtype, perm=perm, options=options)
+
+
+@lower("LpPool")
+def lower_lp_pool(ctx: LoweringContext, node: ir.Node) -> Value:
+    """(sum over the window of |x|^p)^(1/p): an AVERAGE_POOL_2D of |x|^p (pads count as 0) times the window size."""
+    from deploy.runtimes.tflite.ops._common import elementwise_values, unary_values
+
+    x = ctx.input(node, 0)
+    p = attr(node, "p", 2)
+    size = float(np.prod(attr(node, "kernel_shape")))
+    powered = unary_values(ctx, OPS.SQUARE, x) if p == 2 else elementwise_values(
+        ctx, OPS.POW, unary_values(ctx, OPS.ABS, x), ctx.const(np.array(p, x.dtype)))  # fmt: skip
+    mean = pool(ctx, node, OPS.AVERAGE_POOL_2D, None, x=powered, include_pad=True)
+    total = elementwise_values(ctx, OPS.MUL, mean, ctx.const(np.array(size, x.dtype)))
+    if p == 2:
+        return unary_values(ctx, OPS.SQRT, total)
+    return elementwise_values(ctx, OPS.POW, total, ctx.const(np.array(1.0 / p, x.dtype)))

@@ -134,9 +134,34 @@ def lower_where(ctx: LoweringContext, node: ir.Node) -> Value:
 
 @lower("Identity", "Dropout")
 def lower_identity(ctx: LoweringContext, node: ir.Node) -> list[Value | None]:
-    """Identity (and inference-mode Dropout) is no operator at all: the value is reused."""
+    """Identity (and inference-mode Dropout, whose mask is all true) is no operator: the value is reused."""
     x = ctx.input(node, 0)
+    if node.op_type == "Dropout":
+        ratio, training = ctx.input(node, 1), ctx.input(node, 2)
+        if training is not None and (
+            training.const is None or bool(np.asarray(training.const).reshape(-1)[0])
+        ):
+            if ratio is None or ratio.const is None or float(np.asarray(ratio.const).reshape(-1)[0]) != 0.0:
+                raise Unsupported("Dropout in training mode (random)")
+        if len(node.outputs) > 1 and node.outputs[1].name:
+            if not x.static:
+                raise Unsupported("Dropout mask of a dynamic shape")
+            return [x, ctx.const(np.ones(x.shape, np.bool_))]
     return [x] + [None] * (len(node.outputs) - 1)
+
+
+@lower("Shrink")
+def lower_shrink(ctx: LoweringContext, node: ir.Node) -> Value:
+    """x + bias if x < -lambd, x - bias if x > lambd, else 0."""
+    x = ctx.input(node, 0)
+    lambd, bias = attr(node, "lambd", 0.5), attr(node, "bias", 0.0)
+    low = elementwise_values(ctx, OPS.LESS, x, scalar(ctx, -lambd, x.dtype), dtype=np.bool_)
+    high = elementwise_values(ctx, OPS.GREATER, x, scalar(ctx, lambd, x.dtype), dtype=np.bool_)
+    plus = elementwise_values(ctx, OPS.ADD, x, scalar(ctx, bias, x.dtype))
+    minus = elementwise_values(ctx, OPS.SUB, x, scalar(ctx, bias, x.dtype))
+    zero = ctx.const(np.zeros((1,), x.dtype))
+    upper = ctx.emit(OPS.SELECT_V2, [high.tensor, minus.tensor, ctx.native(zero)], x.shape, x.dtype)
+    return ctx.emit(OPS.SELECT_V2, [low.tensor, plus.tensor, upper.tensor], x.shape, x.dtype)
 
 
 @lower("Reciprocal")

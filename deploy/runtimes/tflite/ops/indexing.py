@@ -150,3 +150,61 @@ def lower_isinf(ctx: LoweringContext, node: ir.Node) -> Value:
     if not (positive or negative):
         target = ctx.const(np.array(np.nan, x.dtype))
     return elementwise_values(ctx, OPS.EQUAL, x, target, dtype=np.bool_)
+
+
+def full_coordinates(ctx: LoweringContext, indices: Value, axis: int, dim: int, rank: int) -> Value:
+    """[..., rank] int32 coordinates: ``indices`` (wrapped if negative) on ``axis``, the grid elsewhere."""
+    index = ctx.cast(indices, np.int32)
+    negative = elementwise_values(ctx, OPS.LESS, index, ctx.const(np.array(0, np.int32)), dtype=np.bool_)
+    shifted = elementwise_values(ctx, OPS.ADD, index, ctx.const(np.array(dim, np.int32)))
+    index = ctx.emit(
+        OPS.SELECT_V2, [negative.tensor, shifted.tensor, ctx.native(index)], indices.shape, np.int32
+    )
+    grids = np.indices(indices.shape, dtype=np.int32)
+    parts = [ctx.native(ctx.reshape(index if i == axis else ctx.const(grids[i]), (*indices.shape, 1)))
+             for i in range(rank)]  # fmt: skip
+    options = schema.ConcatenationOptionsT()
+    options.axis = rank
+    return ctx.emit(OPS.CONCATENATION, parts, (*indices.shape, rank), np.int32, options=options)
+
+
+@lower("ScatterElements", "Scatter")
+def lower_scatter_elements(ctx: LoweringContext, node: ir.Node) -> Value:
+    """ScatterElements(data, indices, updates, axis, reduction none/add) via SCATTER_ND (static shapes)."""
+    data, indices, updates = (ctx.input(node, i) for i in range(3))
+    reduction = attr(node, "reduction", "none")
+    if reduction not in ("none", "add") or not (data.static and indices.static):
+        raise Unsupported(f"ScatterElements reduction={reduction!r} or dynamic shapes")
+    axis = norm_axis(attr(node, "axis", 0), data.rank)
+    coords = full_coordinates(ctx, indices, axis, data.shape[axis], data.rank)
+    shape = ctx.int32_tensor(list(data.shape))
+    scattered = ctx.emit(OPS.SCATTER_ND, [coords.tensor, ctx.native(updates), shape], data.shape, data.dtype)
+    if reduction == "add":
+        return elementwise_values(ctx, OPS.ADD, data, scattered)
+    ones = ctx.const(np.ones(indices.shape, np.int32))
+    hits = ctx.emit(OPS.SCATTER_ND, [coords.tensor, ctx.native(ones), shape], data.shape, np.int32)
+    untouched = elementwise_values(ctx, OPS.EQUAL, hits, ctx.const(np.array(0, np.int32)), dtype=np.bool_)
+    return ctx.emit(
+        OPS.SELECT_V2, [untouched.tensor, ctx.native(data), scattered.tensor], data.shape, data.dtype
+    )
+
+
+@lower("EyeLike")
+def lower_eye_like(ctx: LoweringContext, node: ir.Node) -> Value:
+    """A constant identity-like matrix of the input's (static) shape, shifted by k."""
+    x = ctx.input(node, 0)
+    if not x.static:
+        raise Unsupported("EyeLike of a dynamic shape")
+    from deploy.runtimes.tflite.ops._common import out_dtype
+
+    return ctx.const(np.eye(x.shape[0], x.shape[1], k=attr(node, "k", 0), dtype=out_dtype(node)))
+
+
+@lower("ReverseSequence")
+def lower_reverse_sequence(ctx: LoweringContext, node: ir.Node) -> Value:
+    """REVERSE_SEQUENCE(input, sequence_lens) with seq_dim = time_axis, batch_dim = batch_axis."""
+    x, lens = ctx.input(node, 0), ctx.input(node, 1)
+    options = schema.ReverseSequenceOptionsT()
+    options.seqDim, options.batchDim = attr(node, "time_axis", 0), attr(node, "batch_axis", 1)
+    return ctx.emit(OPS.REVERSE_SEQUENCE, [ctx.native(x), ctx.native(ctx.cast(lens, np.int32))], x.shape, x.dtype,
+                    options=options)  # fmt: skip
