@@ -9,6 +9,7 @@ from deploy.runtimes.tflite.ops import (  # noqa: F401
     loops,
     matmul,
     normalization,
+    recurrent,
     reduction,
     resize,
     shape_ops,
