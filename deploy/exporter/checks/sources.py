@@ -72,7 +72,34 @@ def exported_program(model_or_path: Any, options: dict) -> Any:
     if options.get("rewrite", True) and rewrite_module is not None:
         module = rewrite_module(module, loaded.example_inputs, dynamic).module
     ep, _ = export_program(module, loaded.example_inputs, dynamic)
+    if _is_fx_rebuilt(module, loaded.module):
+        _restore_stack_traces(ep, loaded, dynamic)
     return ep
+
+
+def _is_fx_rebuilt(module: Any, original: Any) -> bool:
+    import torch
+
+    return isinstance(module, torch.fx.GraphModule) and not isinstance(original, torch.fx.GraphModule)
+
+
+def _restore_stack_traces(ep: Any, loaded: Any, dynamic: Any) -> None:
+    """Copy the user's stack traces onto a program whose module freeze rebuilt with torch.fx.
+
+    Folding BatchNorm by fx tracing replaces the user's forward with generated code, so the
+    frozen program's nodes no longer point at the user's lines; the unfrozen model's program
+    has the same node names (the folded BatchNorms aside) and the real traces.
+    """
+    from deploy.exporter.export import export_program
+
+    try:
+        reference, _ = export_program(loaded.module.eval(), loaded.example_inputs, dynamic)
+    except Exception:  # the lines are a courtesy; the check itself already has its program
+        return
+    traces = {n.name: n.meta.get("stack_trace") for n in reference.graph.nodes if n.meta.get("stack_trace")}
+    for node in ep.graph.nodes:
+        if node.name in traces and fx_where(node) is None:
+            node.meta["stack_trace"] = traces[node.name]
 
 
 def to_onnx(ep: Any, opset: int | None = None) -> onnx.ModelProto:
@@ -118,21 +145,33 @@ def load_tflite(path: str | Path) -> bytes:
     return data
 
 
+def user_frame(trace: str | None) -> tuple[str, int] | None:
+    """The innermost frame of ``trace`` in a real user file (not torch, not generated code)."""
+    from deploy.runtimes.onnx.source import _FRAME, is_user_file
+
+    if not trace:
+        return None
+    frames = [(m.group(1), int(m.group(2))) for m in _FRAME.finditer(trace)]
+    for path, line in reversed(frames):
+        if is_user_file(path) and not path.startswith("<") and Path(path).is_file():
+            return path, line
+    return None
+
+
 def fx_where(node: Any) -> tuple[str, int] | None:
     """The user's (file, line) of an FX node, from the stack trace torch.export records."""
-    from deploy.runtimes.onnx.source import parse_stack_trace
-
-    trace = node.meta.get("stack_trace") if hasattr(node, "meta") else None
-    found = parse_stack_trace(trace) if trace else None
-    if found is None or found[0].startswith("<"):  # generated code (e.g. a torch.cond branch)
-        return None
-    return found
+    return user_frame(node.meta.get("stack_trace")) if hasattr(node, "meta") else None
 
 
 def onnx_where(node: onnx.NodeProto) -> tuple[str, int] | None:
-    from deploy.runtimes.onnx.source import node_source
+    """The user's (file, line) of an ONNX node (torch.onnx's stack-trace metadata)."""
+    from deploy.runtimes.onnx.source import STACK_TRACE_KEY, node_source
 
-    return node_source(node)
+    found = node_source(node)
+    if found and not found[0].startswith("<") and Path(found[0]).is_file():
+        return found
+    # node_source's innermost frame is generated or library code: look further out
+    return user_frame(next((p.value for p in node.metadata_props if p.key == STACK_TRACE_KEY), None))
 
 
 def walk_onnx(graph: onnx.GraphProto):

@@ -14,9 +14,10 @@ def fixture(name: str) -> Path:
 
 
 def op_line(name: str) -> int:
-    """The line under the '# the op under test:' marker in a fixture model."""
+    """The first code line under the '# the op under test:' marker in a fixture model."""
     lines = fixture(name).read_text().splitlines()
-    return next(i for i, text in enumerate(lines, 1) if "the op under test" in text) + 1
+    start = next(i for i, text in enumerate(lines, 1) if "the op under test" in text)
+    return next(i for i, text in enumerate(lines, 1) if i > start and not text.strip().startswith("#"))
 
 
 def unsupported(report) -> dict:

@@ -17,16 +17,16 @@ def test_onnx_precheck_on_the_exported_program():
 
 
 @pytest.fixture(scope="module")
-def conv_transpose():
-    ep = exported_program(fixture("conv_transpose"), {})
+def grid_sample():
+    ep = exported_program(fixture("grid_sample"), {})
     return ep, to_onnx(ep)
 
 
-def test_tflite_precheck_on_the_onnx_graph(conv_transpose):
-    ep, model = conv_transpose
+def test_tflite_precheck_on_the_onnx_graph(grid_sample):
+    ep, model = grid_sample
     onnx_report, tflite_report = precheck(["onnx", "tflite"], exported_program=ep, onnx_model=model)
     assert onnx_report.ok
-    assert list(unsupported(tflite_report)) == ["ConvTranspose"]
+    assert list(unsupported(tflite_report)) == ["GridSample"]
 
 
 def test_precheck_without_a_graph_checks_nothing_it_cannot():

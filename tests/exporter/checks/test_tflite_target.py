@@ -8,13 +8,11 @@ from .conftest import fixture, op_line, unsupported
 
 
 def test_node_without_a_lowering_is_flagged_at_its_line():
-    report = check_ops(fixture("conv_transpose"), target="tflite")
+    report = check_ops(fixture("grid_sample"), target="tflite")
     bad = unsupported(report)
-    assert list(bad) == ["ConvTranspose"]
-    assert bad["ConvTranspose"].reason and bad["ConvTranspose"].suggestion
-    assert bad["ConvTranspose"].where == [
-        format_where((str(fixture("conv_transpose")), op_line("conv_transpose")))
-    ]
+    assert list(bad) == ["GridSample"]
+    assert bad["GridSample"].reason and bad["GridSample"].suggestion
+    assert bad["GridSample"].where == [format_where((str(fixture("grid_sample")), op_line("grid_sample")))]
     assert {"Conv", "ReduceMean"} <= {row.op for row in report.ops if row.supported}
 
 

@@ -33,3 +33,12 @@ def test_delegate_partitions_are_walked_back_to_their_inputs():
         {"index": 4, "op_name": "DELEGATE", "inputs": [2], "outputs": [3]},
     ]
     assert _delegated(details, 3) == {0, 2}
+
+
+def test_lines_survive_batchnorm_folding():
+    # freeze folds conv+bn by tracing the model with torch.fx, which drops the user's frames
+    report = check_ops(fixture("bn_sign"), target="xnnpack")
+    assert list(unsupported(report)) == ["SIGN"]
+    assert unsupported(report)["SIGN"].where == [format_where((str(fixture("bn_sign")), op_line("bn_sign")))]
+    conv = next(row for row in report.ops if row.op == "CONV_2D")  # conv+bn+relu fused: the relu line
+    assert conv.where == [format_where((str(fixture("bn_sign")), op_line("bn_sign") - 2))]
