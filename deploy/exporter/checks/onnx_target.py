@@ -10,6 +10,7 @@ to name every op the CPU provider has no kernel for.
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Any
 
@@ -24,7 +25,9 @@ CONTROL_FLOW = {"If", "Loop", "Scan"}
 NO_KERNEL = ("NOT_IMPLEMENTED", "Could not find an implementation")
 
 
+@functools.cache
 def _registry(opset: int | None):
+    """torch.onnx's registry of aten -> ONNX translations (built once per opset: it takes ~1 s)."""
     from torch.onnx._internal.exporter import _registration
 
     with quiet_torch():

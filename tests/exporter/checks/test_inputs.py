@@ -44,3 +44,13 @@ def test_broken_files(tmp_path):
 
 def test_onnx_target_on_an_onnx_file(tmp_path):
     assert check_ops(write_onnx(tmp_path / "ok.onnx", ["Relu"]), target="onnx").ok
+
+
+def test_an_nn_module_with_example_inputs():
+    import torch
+
+    module = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.LogSoftmax(dim=1))
+    report = check_ops(module, target="nnapi", example_inputs=(torch.randn(2, 4),))
+    assert [row.op for row in report.unsupported] == ["LogSoftmax"]
+    with pytest.raises(InputError, match="example_inputs"):
+        check_ops(module, target="onnx")
