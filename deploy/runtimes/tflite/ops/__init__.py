@@ -14,4 +14,5 @@ from deploy.runtimes.tflite.ops import (  # noqa: F401
     resize,
     shape_ops,
     slicing,
+    spectral,
 )

@@ -67,12 +67,16 @@ def output_size(ctx: LoweringContext, node: ir.Node, x: Value) -> list[int]:
 @lower("Resize", "Upsample")
 def lower_resize(ctx: LoweringContext, node: ir.Node) -> Value:
     """Resize(X, roi, scales, sizes): native RESIZE_* when TFLite has the mode, else per-axis matrices."""
-    try:
-        return native_resize(ctx, node)
-    except Unsupported:
-        from deploy.runtimes.tflite.ops.resize_matrix import matrix_resize
+    from deploy.runtimes.tflite.ops.resize_matrix import matrix_resize
+    from deploy.runtimes.tflite.ops.resize_runtime import runtime_resize
 
-        return matrix_resize(ctx, node)
+    reasons = []
+    for method in (native_resize, matrix_resize, runtime_resize):
+        try:
+            return method(ctx, node)
+        except Unsupported as exc:
+            reasons.append(str(exc))
+    raise Unsupported("; ".join(dict.fromkeys(reasons)))
 
 
 def native_resize(ctx: LoweringContext, node: ir.Node) -> Value:
