@@ -256,10 +256,10 @@ def lower_composite_unary(ctx: LoweringContext, node: ir.Node) -> Value:
     def one():
         return scalar(ctx, 1.0, x.dtype)
 
-    if node.op_type in ("Softplus", "Mish"):
-        soft = unary_values(
-            ctx, OPS.LOG, elementwise_values(ctx, OPS.ADD, unary_values(ctx, OPS.EXP, x), one())
-        )
+    if node.op_type in ("Softplus", "Mish"):  # max(x, 0) + log(1 + exp(-|x|)): no overflow, no cancellation
+        tail = unary_values(ctx, OPS.EXP, unary_values(ctx, OPS.NEG, unary_values(ctx, OPS.ABS, x)))
+        soft = elementwise_values(ctx, OPS.ADD, unary_values(ctx, OPS.RELU, x),
+                                  unary_values(ctx, OPS.LOG, elementwise_values(ctx, OPS.ADD, tail, one())))  # fmt: skip
         if node.op_type == "Softplus":
             return soft
         return elementwise_values(ctx, OPS.MUL, x, unary_values(ctx, OPS.TANH, soft))

@@ -208,3 +208,37 @@ def lower_reverse_sequence(ctx: LoweringContext, node: ir.Node) -> Value:
     options.seqDim, options.batchDim = attr(node, "time_axis", 0), attr(node, "batch_axis", 1)
     return ctx.emit(OPS.REVERSE_SEQUENCE, [ctx.native(x), ctx.native(ctx.cast(lens, np.int32))], x.shape, x.dtype,
                     options=options)  # fmt: skip
+
+
+@lower("NonZero")
+def lower_nonzero(ctx: LoweringContext, node: ir.Node) -> Value:
+    """NonZero(X) -> [rank, count] int64 indices: WHERE gives [count, rank]."""
+    x = ctx.input(node, 0)
+    mask = x if x.dtype == np.bool_ else elementwise_values(ctx, OPS.NOT_EQUAL, x, ctx.const(np.zeros((), x.dtype)),
+                                                             dtype=np.bool_)  # fmt: skip
+    where = ctx.emit(OPS.WHERE, [ctx.native(mask)], (None, x.rank), np.int64)
+    return ctx.emit(OPS.TRANSPOSE, [where.tensor, ctx.int32_tensor([1, 0])], (x.rank, None), np.int64)
+
+
+@lower("Compress")
+def lower_compress(ctx: LoweringContext, node: ir.Node) -> Value:
+    """Compress(input, condition, axis): GATHER of the positions WHERE the condition holds."""
+    x, condition = ctx.input(node, 0), ctx.input(node, 1)
+    axis = attr(node, "axis")
+    if axis is None:
+        if not x.static:
+            raise Unsupported("Compress without axis on a dynamic shape")
+        x, axis = ctx.reshape(x, (int(np.prod(x.shape)),)), 0
+    axis = norm_axis(axis, x.rank)
+    dim = x.shape[axis]
+    if condition.shape is None or condition.shape[0] is None or dim is None:
+        raise Unsupported("Compress with dynamic shapes")
+    if condition.shape[0] > dim:
+        condition = ctx.emit(OPS.SLICE, [ctx.native(condition), ctx.int32_tensor([0]), ctx.int32_tensor([dim])], (dim,),
+                             np.bool_)  # fmt: skip
+    where = ctx.emit(OPS.WHERE, [ctx.native(condition)], (None, 1), np.int64)
+    index = ctx.reshape(where, (None,))
+    options = schema.GatherOptionsT()
+    options.axis = axis
+    shape = tuple(None if i == axis else d for i, d in enumerate(x.shape))
+    return ctx.emit(OPS.GATHER, [ctx.native(x), index.tensor], shape, x.dtype, options=options)

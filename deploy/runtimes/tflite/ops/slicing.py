@@ -178,8 +178,11 @@ def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
         flat, fill, axes = attr(node, "pads"), ctx.const(np.array(attr(node, "value", 0.0), x.dtype)), None
     else:
         pads_v, fill, axes_v = ctx.input(node, 1), ctx.input(node, 2), ctx.input(node, 3)
-        if pads_v.const is None and axes_v is None and mode in ("constant", "reflect"):
-            return pad_at_run_time(ctx, node, x, pads_v, fill, mode)
+        if (pads_v.const is None or (axes_v is not None and axes_v.const is None)) and mode in (
+            "constant",
+            "reflect",
+        ):
+            return pad_at_run_time(ctx, node, x, pads_v, fill, mode, axes_v)
         flat = ints(pads_v, "pads")
         axes = [norm_axis(a, rank) for a in ints(axes_v, "axes")] if axes_v is not None else None
     axes = axes or list(range(rank))
@@ -210,12 +213,33 @@ def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
 
 
 def pad_at_run_time(
-    ctx: LoweringContext, node: ir.Node, x: Value, pads: Value, fill: Value | None, mode: str
+    ctx: LoweringContext,
+    node: ir.Node,
+    x: Value,
+    pads: Value,
+    fill: Value | None,
+    mode: str,
+    axes: Value | None = None,
 ):
-    """Pad with pads computed at run time: [b1..bn, e1..en] -> [[b1, e1], ...] as int32."""
+    """Pad with pads computed at run time: [b1..bk, e1..ek] on ``axes`` -> [[b, e] per dim] as int32."""
     rank = x.rank
-    pairs = ctx.reshape(ctx.cast(pads, np.int32), (2, rank))
-    paddings = ctx.emit(OPS.TRANSPOSE, [ctx.native(pairs), ctx.int32_tensor([1, 0])], (rank, 2), np.int32)
+    if axes is None:
+        pairs = ctx.reshape(ctx.cast(pads, np.int32), (2, rank))
+        paddings = ctx.emit(OPS.TRANSPOSE, [ctx.native(pairs), ctx.int32_tensor([1, 0])], (rank, 2), np.int32)
+    else:
+        count = axes.shape[0]
+        pairs = ctx.reshape(ctx.cast(pads, np.int32), (2, count))
+        index = axes_index(ctx, axes, rank)
+        sides = []
+        for side in (0, 1):
+            row = ctx.emit(OPS.GATHER, [ctx.native(pairs), ctx.int32_tensor(np.array(side))], (count,), np.int32,
+                           options=schema.GatherOptionsT())  # fmt: skip
+            sides.append(scatter_vector(ctx, index, row, rank))
+        options = schema.PackOptionsT()
+        options.valuesCount, options.axis = 2, 1
+        paddings = ctx.emit(
+            OPS.PACK, [sides[0].tensor, sides[1].tensor], (rank, 2), np.int32, options=options
+        )
     inputs = [ctx.native(x), paddings.tensor]
     if mode == "reflect":
         options = schema.MirrorPadOptionsT()
@@ -232,7 +256,7 @@ def lower_depth_space(ctx: LoweringContext, node: ir.Node) -> Value:
     """DEPTH_TO_SPACE / SPACE_TO_DEPTH in NHWC (ONNX DCR order; CRD is not TFLite's)."""
     x = ctx.input(node, 0)
     if attr(node, "mode", "DCR") != "DCR":
-        raise Unsupported("DepthToSpace mode CRD")
+        return depth_to_space_crd(ctx, node, x)
     nhwc = (0, 2, 3, 1)
     if node.op_type == "DepthToSpace":
         code, options = OPS.DEPTH_TO_SPACE, schema.DepthToSpaceOptionsT()
@@ -320,3 +344,17 @@ def slice_at_run_time(ctx, node, x: Value, starts: Value, ends: Value, axes_v, s
     options = schema.StridedSliceOptionsT()
     inputs = [ctx.native(x), begin.tensor, end.tensor, stride.tensor]
     return ctx.emit(OPS.STRIDED_SLICE, inputs, out_shape(node), x.dtype, options=options)
+
+
+def depth_to_space_crd(ctx: LoweringContext, node: ir.Node, x: Value) -> Value:
+    """DepthToSpace in CRD order: reshape [N, C, b, b, H, W] -> transpose -> reshape (static shapes)."""
+    from deploy.runtimes.tflite.ops.shape_ops import reshape_to
+
+    if not x.static:
+        raise Unsupported("DepthToSpace CRD with dynamic shapes")
+    n, c, h, w = x.shape
+    b = attr(node, "blocksize")
+    split = reshape_to(ctx, x, (n, c // (b * b), b, b, h, w), [n, c // (b * b), b, b, h, w])
+    moved = ctx.emit(OPS.TRANSPOSE, [split.tensor, ctx.int32_tensor([0, 1, 4, 2, 5, 3])],
+                     (n, c // (b * b), h, b, w, b), x.dtype)  # fmt: skip
+    return reshape_to(ctx, moved, (n, c // (b * b), h * b, w * b), [n, c // (b * b), h * b, w * b])
