@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from deploy.errors import InputError
-from deploy.exporter.targets import FILENAMES
 from deploy.exporter.pipeline import ExportOptions, ExportResult, Progress
+from deploy.exporter.targets import FILENAMES
 
 ModelLike = Any  # torch.nn.Module | str | os.PathLike
 
@@ -130,6 +130,11 @@ def bench(
     if runs < 1 or warmup < 0:
         raise InputError("--runs must be >= 1 and --warmup >= 0")
     target = get_device(device)
+    timeout = device_options.pop("timeout", None)
+    if timeout is not None:
+        if not hasattr(target, "timeout_s"):
+            raise InputError(f"--timeout applies to adb devices, not {device!r}")
+        target.timeout_s = float(timeout)
     if _is_path(model_or_path) and Path(model_or_path).suffix.lower() in (".onnx", ".tflite", ".pt2"):
         path = Path(model_or_path)
         if not path.is_file():
@@ -177,17 +182,29 @@ def bench_compare(
     if not artifacts:
         result = export(model_path, targets=list(targets), out=out_dir)
         artifacts = {t: a.path for t, a in result.artifacts.items() if a.path is not None and a.ok}
-        notes += [f"{t}: skipped ({'; '.join(a.errors) or 'parity failed'})" for t, a in result.artifacts.items() if not a.ok]
+        notes += [
+            f"{t}: skipped ({'; '.join(a.errors) or 'parity failed'})"
+            for t, a in result.artifacts.items()
+            if not a.ok
+        ]
     entries = {"eager": eager_factory(loaded, threads)}
     for target, path in artifacts.items():
         entries[target] = lambda path=path: load_artifact(path, threads=threads)
     inputs = [t.numpy() for t in loaded.example_inputs]
-    results = compare(entries, runs=runs, warmup=warmup, threads=threads, inputs_for={k: inputs for k in entries})
+    results = compare(
+        entries, runs=runs, warmup=warmup, threads=threads, inputs_for={k: inputs for k in entries}
+    )
     chart = write_chart(results, out_dir / "compare.png")
     if chart is None:
         notes.append("chart not drawn: install matplotlib (pip install 'deploy[chart]')")
     rows = [dict(r.to_dict(), label=label) for label, r in zip(entries, results)]
-    return {"device": device, "model": str(model_path), "results": rows, "chart": str(chart) if chart else None, "notes": notes}
+    return {
+        "device": device,
+        "model": str(model_path),
+        "results": rows,
+        "chart": str(chart) if chart else None,
+        "notes": notes,
+    }
 
 
 def eager_factory(loaded, threads: int | None = None):

@@ -77,8 +77,9 @@ def _progress(quiet: bool):
 def export(
     model: Annotated[Path, typer.Argument(help="model.py (or a .onnx file)")],
     target: Annotated[
-        str, typer.Option("--target", "-t", help="Comma-separated: onnx, tflite, cuda, cpu.")
-    ] = "onnx",
+        list[str],
+        typer.Option("--target", "-t", help="onnx, tflite, cuda, cpu (comma-separated or repeated)."),
+    ] = None,
     out_dir: Annotated[
         Path | None, typer.Option("--out", "-o", help="Output directory [deploy_out/<stem>].")
     ] = None,
@@ -102,6 +103,7 @@ def export(
     """Export MODEL to static-graph artifacts, verified against eager PyTorch."""
     from deploy import api
 
+    target = target or ["onnx"]
     status, progress = _progress(as_json)
 
     def work():
@@ -152,6 +154,12 @@ def bench(
     compare: Annotated[
         bool, typer.Option("--compare", help="model.py: eager vs each exported artifact.")
     ] = False,
+    runner: Annotated[
+        str, typer.Option("--runner", help="adb: auto, benchmark_model or python (the device-side runner).")
+    ] = "auto",
+    timeout: Annotated[
+        float | None, typer.Option("--timeout", help="adb: seconds the benchmark run may take on the device.")
+    ] = None,
     runner_binary: Annotated[
         Path | None, typer.Option("--runner-binary", help="adb: a benchmark_model to push.")
     ] = None,
@@ -162,7 +170,11 @@ def bench(
     from deploy import api
     from deploy.cli_render import print_bench, print_compare
 
-    options = {"runner_binary": runner_binary} if runner_binary else {}
+    options: dict[str, Any] = {"runner_binary": runner_binary} if runner_binary else {}
+    if runner != "auto":
+        options["runner"] = runner
+    if timeout is not None:
+        options["timeout"] = timeout
     if compare:
         results = _run(
             debug, lambda: api.bench_compare(model, device=device, runs=runs, warmup=warmup, threads=threads)

@@ -59,12 +59,27 @@ def print_bench(console: Console, result: Any) -> None:
         f"{d['artifact']} on {where} with {d['runtime']}" + (f" ({d['runner']})" if d.get("runner") else ""),
         highlight=False,
     )
-    console.print(
-        f"init {d['init_ms']:.2f} ms, first {d['first_ms']:.2f} ms, p50 {d['p50_ms']:.3f} ms, p90 {d['p90_ms']:.3f} ms, "
-        f"p99 {d['p99_ms']:.3f} ms, mean {d['mean_ms']:.3f} ± {d['std_ms']:.3f} ms over {d['runs']} runs"
-        + (f", peak RSS {d['peak_rss_mb']:.0f} MB" if d.get("peak_rss_mb") else ""),
-        highlight=False,
-    )
+    fields = [
+        ("init", "init_ms"),
+        ("first", "first_ms"),
+        ("p50", "p50_ms"),
+        ("p90", "p90_ms"),
+        ("p99", "p99_ms"),
+    ]
+    parts = [f"{name} {_ms(d.get(key))}" for name, key in fields]
+    parts.append(f"mean {_ms(d.get('mean_ms'))} ± {_ms(d.get('std_ms'))} over {d['runs']} runs")
+    if d.get("peak_rss_mb"):
+        parts.append(f"peak RSS {d['peak_rss_mb']:.0f} MB")
+    console.print(", ".join(parts), highlight=False)
+    if d.get("summary_ms"):
+        console.print(f"runner summary: {d['summary_ms']}", highlight=False)
+    for note in d.get("notes") or []:
+        console.print(f"note: {note}", highlight=False)
+
+
+def _ms(value: float | None) -> str:
+    """A latency for display; '-' where the runner gave none (never an invented number)."""
+    return "-" if value is None else f"{value:.3f} ms"
 
 
 def print_compare(console: Console, results: dict) -> None:
@@ -84,7 +99,8 @@ def print_compare(console: Console, results: dict) -> None:
     eager = rows[0]["p50_ms"] if rows else None
     for row in rows:
         ratio = f"{eager / row['p50_ms']:.2f}x" if eager and row["p50_ms"] else "-"
-        rss = f"{row['peak_rss_mb']:.0f}" if row.get("peak_rss_mb") else "-"
+        added = row.get("peak_added_mb")
+        rss = f"{added:.0f}" if added is not None else "-"
         table.add_row(
             row["label"],
             row["artifact"],
@@ -126,3 +142,5 @@ def print_ops(console: Console, report: Any) -> None:
             op.get("suggestion") or "",
         )
     console.print(table)
+    for note in data.get("notes", []):
+        console.print(f"note: {note}", highlight=False)

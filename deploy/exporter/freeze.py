@@ -1,10 +1,10 @@
 """Freeze a module for deployment: eval mode, no gradients, dropout removed, BatchNorm folded into convs.
 
-Folding happens in two ways: adjacent Conv -> BatchNorm pairs inside nn.Sequential are folded in
-place (the class and its Python control flow stay intact for the rewriters); when the whole model
-traces symbolically (no Python control flow on tensors) torch.fx finds every conv/bn pair, such as
-``self.bn1(self.conv1(x))``. Verification compares against the original module, so a wrong fold
-would be caught.
+Folding always happens in place on the user's module, so its class, forward and source lines stay
+intact for the rewriters and for error messages: adjacent Conv -> BatchNorm pairs inside
+nn.Sequential, and, when the model traces symbolically (no Python control flow on tensors), every
+pair torch.fx finds, such as ``self.bn1(self.conv1(x))``. Verification compares against the original
+module, so a wrong fold would be caught.
 """
 
 from __future__ import annotations
@@ -52,23 +52,53 @@ def _remove_dropout(module: nn.Module) -> int:
     return removed
 
 
-def _fold_traced(module: nn.Module) -> tuple[nn.Module, int]:
-    """Fold every remaining conv/bn pair with torch.fx when the model traces symbolically."""
-    remaining = sum(isinstance(m, _BATCHNORMS) for m in module.modules())
-    if not remaining:
-        return module, 0
-    try:
-        from torch.fx.experimental.optimization import fuse
+def _conv_bn_pairs(module: nn.Module) -> list[tuple[str, str]]:
+    """(conv path, bn path) pairs where bn consumes only that conv's output, found by torch.fx.
 
-        fused = fuse(module, inplace=False)
+    The graph is only read: folding happens on the user's own module, so its class, forward and
+    source lines (which error messages and check-ops point at) stay as written.
+    """
+    try:
+        graph = torch.fx.symbolic_trace(module).graph
     except Exception:
-        return module, 0  # Python control flow on tensors: leave the rest to the exporter/ONNX optimizer
-    left = sum(isinstance(m, _BATCHNORMS) for m in fused.modules())
-    if left == remaining:
-        return module, 0
-    # Keep the user's class name visible in dumps and reports.
-    fused.__class__.__name__ = type(module).__name__
-    return fused, remaining - left
+        return []  # Python control flow on tensors: only the Sequential pairs are folded
+    calls: dict[str, int] = {}
+    for node in graph.nodes:
+        if node.op == "call_module":
+            calls[node.target] = calls.get(node.target, 0) + 1
+    modules = dict(module.named_modules())
+    pairs = []
+    for node in graph.nodes:
+        if node.op != "call_module" or not isinstance(modules.get(node.target), _BATCHNORMS):
+            continue
+        producer = node.args[0] if node.args else None
+        if not isinstance(producer, torch.fx.Node) or producer.op != "call_module":
+            continue
+        if not isinstance(modules.get(producer.target), _CONVS) or len(producer.users) != 1:
+            continue
+        if (
+            calls[producer.target] == 1
+            and calls[node.target] == 1
+            and modules[node.target].track_running_stats
+        ):
+            pairs.append((producer.target, node.target))
+    return pairs
+
+
+def _set_submodule(root: nn.Module, path: str, value: nn.Module) -> None:
+    parent_path, _, name = path.rpartition(".")
+    parent = root.get_submodule(parent_path) if parent_path else root
+    parent._modules[name] = value
+
+
+def _fold_traced(module: nn.Module) -> int:
+    """Fold every remaining conv -> bn pair in place, such as ``self.bn1(self.conv1(x))``."""
+    pairs = _conv_bn_pairs(module)
+    for conv_path, bn_path in pairs:
+        conv, bn = module.get_submodule(conv_path), module.get_submodule(bn_path)
+        _set_submodule(module, conv_path, fuse_conv_bn_eval(conv, bn))
+        _set_submodule(module, bn_path, nn.Identity())
+    return len(pairs)
 
 
 def freeze(module: nn.Module) -> FreezeResult:
@@ -80,9 +110,8 @@ def freeze(module: nn.Module) -> FreezeResult:
     result.removed_dropouts = _remove_dropout(frozen)
     with torch.no_grad():
         result.folded_batchnorms = _fold_sequential(frozen)
-        frozen, more = _fold_traced(frozen)
+        result.folded_batchnorms += _fold_traced(frozen)
     result.module = frozen.eval()
-    result.folded_batchnorms += more
     left = sum(isinstance(m, _BATCHNORMS) for m in frozen.modules())
     if left:
         result.notes.append(

@@ -10,7 +10,7 @@ import torch
 from deploy.errors import InputError
 from deploy.exporter.pipeline import ExportOptions, ExportResult, Progress, dump_enabled, emit_and_verify
 from deploy.exporter.report import build_report
-from deploy.exporter.targets import EmitContext, parse_targets
+from deploy.exporter.targets import EmitContext, fail_on_unsupported, parse_targets
 from deploy.exporter.verify import Case
 from deploy.runtimes.base import random_inputs
 from deploy.runtimes.onnx.session import OnnxSession
@@ -29,6 +29,7 @@ def export_onnx_file(path: Path, options: ExportOptions, progress: Progress = la
         model = onnx.load(str(path))
     except Exception as exc:  # protobuf DecodeError and friends
         raise InputError(f"not a readable ONNX model: {type(exc).__name__}", file=str(path)) from exc
+    fail_on_unsupported(targets, onnx_model=model)
     source = OnnxSession(path)
     out_dir = Path(options.out) if options.out else Path("deploy_out") / path.stem
     ctx = EmitContext(

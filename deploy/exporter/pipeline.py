@@ -17,7 +17,7 @@ from deploy.exporter.freeze import freeze
 from deploy.exporter.loader import LoadedModel
 from deploy.exporter.report import ArtifactResult, build_report, input_entries, write_report
 from deploy.exporter.shapes import dynamic_dims
-from deploy.exporter.targets import EmitContext, check_available, emit, parse_targets
+from deploy.exporter.targets import EmitContext, check_available, emit, fail_on_unsupported, parse_targets
 from deploy.exporter.verify import ATOL, RTOL, Case, build_cases, eager_reference, verify
 
 Progress = Callable[[str], None]
@@ -96,6 +96,8 @@ def export_model(
     export_seconds = time.perf_counter() - start
     if dump_dir is not None:
         write_text(dump_dir / "exported_program.txt", str(ep))
+    progress("check-ops for " + ", ".join(targets))
+    fail_on_unsupported(targets, exported_program=ep)
     dims = dynamic_dims(ep)
     cases = build_cases(loaded.example_inputs, dims, loaded.verify_inputs)
     if rewrites:

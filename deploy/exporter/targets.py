@@ -33,8 +33,8 @@ class EmitContext:
 
 def parse_targets(value: str | list[str] | tuple[str, ...]) -> list[str]:
     """'onnx,tflite' or ['onnx', 'tflite'] -> validated list, in a dependency-safe order."""
-    items = value.split(",") if isinstance(value, str) else list(value)
-    names = [item.strip().lower() for item in items if item.strip()]
+    items = [value] if isinstance(value, str) else list(value)
+    names = [part.strip().lower() for item in items for part in str(item).split(",") if part.strip()]
     unknown = [n for n in names if n not in FILENAMES]
     if unknown or not names:
         raise InputError(f"unknown target {', '.join(unknown) or '(none)'}; choose from {', '.join(TARGETS)}")
@@ -48,6 +48,15 @@ def check_available(targets: list[str]) -> None:
             from deploy.runtimes.cuda.emit import check_target_available
 
             check_target_available(target)
+
+
+def fail_on_unsupported(targets: list[str], *, exported_program: Any = None, onnx_model: Any = None) -> None:
+    """check-ops before emitting: the first unsupported op fails early, the whole table in the detail."""
+    from deploy.exporter.checks import precheck
+
+    for report in precheck(targets, exported_program=exported_program, onnx_model=onnx_model):
+        if not report.ok:
+            raise report.to_error()
 
 
 def ensure_onnx(ctx: EmitContext) -> Any:
@@ -83,6 +92,7 @@ def emit(target: str, ctx: EmitContext) -> dict:
     if target == "tflite":
         from deploy.runtimes.tflite.emit import emit_tflite
 
+        fail_on_unsupported(["tflite"], onnx_model=ensure_onnx(ctx))
         return emit_tflite(
             ensure_onnx(ctx), path, channels_last_io=ctx.channels_last_io, dump_dir=ctx.dump_dir
         )

@@ -65,3 +65,14 @@ def test_control_flow_model_keeps_its_class_and_folds_sequential_pairs():
     assert isinstance(result.module, Branchy)
     assert result.folded_batchnorms == 1
     assert model.body[1].__class__ is nn.BatchNorm2d  # the original is untouched
+
+
+def test_traced_fold_keeps_the_users_class_and_source_lines():
+    """Folding in place keeps forward's source, so errors and check-ops still point at user lines."""
+    model = Block()
+    _randomise_bn(model)
+    frozen = freeze(model).module
+    assert type(frozen) is Block
+    ep = torch.export.export(frozen, (torch.randn(1, 3, 8, 8),), strict=False)
+    traces = [n.meta.get("stack_trace") or "" for n in ep.graph.nodes if n.op == "call_function"]
+    assert any(__file__ in t for t in traces)

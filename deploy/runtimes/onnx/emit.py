@@ -14,6 +14,7 @@ import onnx
 from deploy.atomic import atomic_path
 from deploy.errors import UnsupportedOpError
 from deploy.quiet import quiet_torch
+from deploy.runtimes.onnx.source import copy_node_sources
 
 
 def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None = None) -> onnx.ModelProto:
@@ -45,6 +46,7 @@ def simplify(model: onnx.ModelProto) -> tuple[onnx.ModelProto, str | None]:
         if not ok:
             return model, "onnxsim could not validate the simplified graph; kept the unsimplified graph"
         onnx.checker.check_model(simplified)
+        copy_node_sources(model, simplified)  # onnxsim drops the user's source lines
         return simplified, None
     except Exception as exc:  # onnxsim raises RuntimeError/ValueError/C++ errors
         first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
