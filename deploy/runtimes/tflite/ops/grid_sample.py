@@ -1,0 +1,133 @@
+"""GridSample (2-D and volumetric): sampling taps computed at run time, one batched GATHER per tap.
+
+Follows the ONNX reference: grid coordinates are denormalised per align_corners,
+rounded half-to-even for nearest, moved inside the border (clamp or reflect) when
+outside it; each tap index is then padded per dim (zero, clamp or reflect) and the
+value is the tap-weighted sum of X gathered at the flattened spatial index.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import onnx_ir as ir
+from ai_edge_litert import schema_py_generated as schema
+
+from deploy.runtimes.tflite.builder import OPS
+from deploy.runtimes.tflite.context import LoweringContext
+from deploy.runtimes.tflite.ops._common import attr, unary_values
+from deploy.runtimes.tflite.ops.resize_runtime import Expr, cubic_weights
+from deploy.runtimes.tflite.registry import lower
+from deploy.runtimes.tflite.values import Unsupported, Value, channels_last
+
+F32 = np.float32
+
+
+def reflect(e: Expr, v: Value, low: float, high: float) -> Value:
+    """Reflect ``v`` by the nearer border until it lies in [low, high] (the reference's _gs_reflect)."""
+    span = high - low
+
+    def fold(distance: Value, near: float, far: float, toward: float) -> Value:
+        turns = unary_values(e.ctx, OPS.FLOOR, e.div(distance, span))
+        rest = e.sub(distance, e.mul(turns, span))
+        even = e.op(OPS.EQUAL, e.op(OPS.FLOOR_MOD, turns, 2.0), 0.0, np.bool_)
+        return e.select(even, e.add(near, e.mul(rest, toward)), e.sub(far, e.mul(rest, toward)))
+
+    below = fold(e.sub(low, v), low, high, 1.0)
+    above = fold(e.sub(v, high), high, low, -1.0)
+    above = e.select(e.op(OPS.GREATER, v, high, np.bool_), above, v)
+    return e.select(e.op(OPS.LESS, v, low, np.bool_), below, above)
+
+
+def tap_index(
+    e: Expr, index: Value, size: int, padding: str, low: float, high: float
+) -> tuple[Value, Value | None]:
+    """(index in range as float, validity mask for zero padding) of an integer tap position."""
+    if padding == "zeros":
+        valid = e.op(OPS.LOGICAL_AND, e.op(OPS.GREATER_EQUAL, index, 0.0, np.bool_),
+                     e.op(OPS.LESS_EQUAL, index, float(size - 1), np.bool_), np.bool_)  # fmt: skip
+    else:
+        valid = None
+    if padding == "reflection":
+        index = e.ctx.cast(e.ctx.cast(reflect(e, index, low, high), np.int32), F32)  # int() truncates
+    clamped = e.op(OPS.MINIMUM, e.op(OPS.MAXIMUM, index, 0.0), float(size - 1))
+    return clamped, valid
+
+
+@lower("GridSample")
+def lower_grid_sample(ctx: LoweringContext, node: ir.Node) -> Value:
+    """GridSample(X, grid, mode, padding_mode, align_corners) for static shapes."""
+    x, grid = ctx.input(node, 0), ctx.input(node, 1)
+    if not (x.static and grid.static) or x.dtype != F32:
+        raise Unsupported("GridSample needs static float32 shapes")
+    mode, padding = attr(node, "mode", "linear"), attr(node, "padding_mode", "zeros")
+    mode = {"bilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
+    align = bool(attr(node, "align_corners", 0))
+    dims = list(x.shape[2:])
+    k = len(dims)
+    if mode == "cubic" and k != 2:
+        raise Unsupported("GridSample cubic beyond 2-D")
+    n, c = x.shape[:2]
+    points = int(np.prod(grid.shape[1:-1]))
+    e = Expr(ctx)
+    flat_grid = ctx.reshape(grid, (n, points, k))
+    taps_per_dim = []
+    for i, size in enumerate(dims):
+        options = schema.GatherOptionsT()
+        options.axis = 2
+        g = ctx.emit(OPS.GATHER, [ctx.native(flat_grid), ctx.int32_tensor(np.array(k - 1 - i))], (n, points), F32,
+                     options=options)  # fmt: skip
+        coord = (
+            e.mul(e.add(g, 1.0), (size - 1) / 2.0)
+            if align
+            else e.div(e.sub(e.mul(e.add(g, 1.0), float(size)), 1.0), 2.0)
+        )
+        low, high = (0.0, size - 1.0) if align else (-0.5, size - 0.5)
+        if mode == "nearest":
+            coord = unary_values(ctx, OPS.ROUND, coord)
+        outside = e.op(OPS.LOGICAL_OR, e.op(OPS.LESS, coord, low, np.bool_), e.op(OPS.GREATER, coord, high, np.bool_),
+                       np.bool_)  # fmt: skip
+        if padding == "border":
+            coord = e.select(
+                outside, e.op(OPS.MINIMUM, e.op(OPS.MAXIMUM, coord, 0.0), float(size - 1)), coord
+            )
+        elif padding == "reflection":
+            coord = e.select(outside, reflect(e, coord, low, high), coord)
+        if mode == "nearest":
+            taps = [(coord, None)]
+        else:
+            base = unary_values(ctx, OPS.FLOOR, coord)
+            t = e.sub(coord, base)
+            offsets, weights = (
+                ([0, 1], [e.sub(1.0, t), t])
+                if mode == "linear"
+                else ([-1, 0, 1, 2], cubic_weights(e, t, -0.75))
+            )
+            taps = [(e.add(base, float(o)), w) for o, w in zip(offsets, weights)]
+        taps_per_dim.append([(*tap_index(e, index, size, padding, low, high), w) for index, w in taps])
+    strides = [int(np.prod(dims[i + 1 :])) for i in range(k)]
+    source = ctx.tensor(ctx.reshape(x, (n, c, int(np.prod(dims)))), (0, 2, 1))
+    total = None
+    for combo in itertools.product(*taps_per_dim):
+        flat, weight, valid = None, None, None
+        for (index, ok, w), stride in zip(combo, strides):
+            part = e.mul(index, float(stride))
+            flat = part if flat is None else e.add(flat, part)
+            if w is not None:
+                weight = w if weight is None else e.mul(weight, w)
+            if ok is not None:
+                valid = ok if valid is None else e.op(OPS.LOGICAL_AND, valid, ok, np.bool_)
+        if valid is not None:
+            weight = e.select(valid, weight if weight is not None else 1.0, 0.0)
+        options = schema.GatherOptionsT()
+        options.axis, options.batchDims = 1, 1
+        picked = ctx.emit(OPS.GATHER, [source, ctx.native(ctx.cast(flat, np.int32))], (n, points, c), F32,
+                          options=options)  # fmt: skip
+        if weight is not None:
+            picked = e.mul(picked, ctx.reshape(weight, (n, points, 1)))
+        total = picked if total is None else e.add(total, picked)
+    out_dims = tuple(grid.shape[1:-1])
+    result = ctx.reshape_tensor(ctx.native(total), (n, *out_dims, c), F32)
+    return Value(ctx.sg.tensors[result].name, (n, c, *out_dims), np.dtype(F32), tensor=result,
+                 perm=channels_last(2 + len(out_dims)))  # fmt: skip
