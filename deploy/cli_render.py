@@ -46,7 +46,11 @@ def print_export(console: Console, result: Any) -> None:
             console.print(f"{target}: {note}", highlight=False)
     branches = report.get("branches")
     if branches:
-        covered = ", ".join(f"{site}: {'/'.join(sorted(taken))}" for site, taken in branches.items())
+        covered = ", ".join(
+            f"{site} {'/'.join(b['covered'])}"
+            + (f" (not {'/'.join(b['not_covered'])})" if b["not_covered"] else "")
+            for site, b in branches.items()
+        )
         console.print(f"branches covered: {covered}", highlight=False)
     console.print(f"report: {result.out_dir / 'report.json'}", highlight=False)
 

@@ -12,13 +12,14 @@ from typing import Any
 from deploy import runtimes
 from deploy.atomic import write_text
 from deploy.errors import DeployError
+from deploy.exporter.branches import covering_cases
 from deploy.exporter.export import export_program
 from deploy.exporter.freeze import freeze
 from deploy.exporter.loader import LoadedModel
 from deploy.exporter.report import ArtifactResult, build_report, input_entries, write_report
 from deploy.exporter.shapes import dynamic_dims
 from deploy.exporter.targets import EmitContext, check_available, emit, fail_on_unsupported, parse_targets
-from deploy.exporter.verify import ATOL, RTOL, Case, build_cases, eager_reference, verify
+from deploy.exporter.verify import ATOL, RTOL, build_cases, eager_reference, verify
 
 Progress = Callable[[str], None]
 
@@ -53,24 +54,46 @@ def dump_enabled(options: ExportOptions) -> bool:
     return options.dump_graph or os.environ.get("DEPLOY_DUMP_GRAPH", "") not in ("", "0")
 
 
-def _rewrite(module, loaded: LoadedModel, dynamic, progress: Progress):
-    import deploy.rewriters
+@dataclass
+class Traced:
+    """The program torch.export produced, and what the stages before it did."""
 
-    rewrite_module = getattr(deploy.rewriters, "rewrite_module", None)
-    if rewrite_module is None:  # TEMPORARY until the rewriters land
-        return None
-    result = rewrite_module(module, loaded.example_inputs, dynamic)
-    for r in result.rewrites:
+    program: Any
+    module: Any  # the frozen (and rewritten) module that was exported
+    freeze: dict[str, Any]
+    rewrites: list[Any]
+    seconds: float
+    notes: list[str]
+
+
+def trace(loaded: LoadedModel, options: ExportOptions, progress: Progress, dump_dir: Path | None) -> Traced:
+    """freeze -> rewrite control flow -> torch.export; rewrites are known once torch has traced."""
+    progress("freeze: eval mode, no grad, fold BatchNorm, drop dropout")
+    frozen = freeze(loaded.module)
+    module, rewritten = frozen.module, None
+    dynamic = None if options.static else loaded.dynamic_shapes
+    if options.rewrite:
+        from deploy.rewriters import rewrite_module
+
+        rewritten = rewrite_module(module, loaded.example_inputs, dynamic)
+        module = rewritten.module
+    progress("torch.export" + (" (--static: every dim specialised to the example)" if options.static else ""))
+    start = time.perf_counter()
+    program, notes = export_program(module, loaded.example_inputs, dynamic)
+    seconds = time.perf_counter() - start
+    if options.static:
+        notes.append("--static: every dim specialised to the example inputs' sizes")
+    rewrites = rewritten.rewrites if rewritten is not None else []
+    for r in rewrites:
         progress(f"rewrite {r.kind} at {Path(r.file).name}:{r.line}: {r.what}")
-    return result
-
-
-def _coverage_cases(rewritten, loaded: LoadedModel, cases: list[Case]) -> tuple[list[Case], dict]:
-    """Extra cases that flip converted predicates, and the branches all cases cover."""
-    from deploy.rewriters.coverage import select_covering_inputs
-
-    extra, covered = select_covering_inputs(rewritten, loaded.example_inputs, [c.inputs for c in cases])
-    return [Case(f"branch-flip[{i}]", x) for i, x in enumerate(extra)], covered
+    if dump_dir is not None:
+        write_text(dump_dir / "exported_program.txt", str(program))
+    folded = {
+        "folded_batchnorms": frozen.folded_batchnorms,
+        "removed_dropouts": frozen.removed_dropouts,
+        "notes": frozen.notes,
+    }
+    return Traced(program, module, folded, rewrites, seconds, notes)
 
 
 def export_model(
@@ -81,62 +104,41 @@ def export_model(
     check_available(targets)
     out_dir = Path(options.out) if options.out else Path("deploy_out") / loaded.name
     dump_dir = out_dir / "graphs" if dump_enabled(options) else None
-    reference_module = loaded.module.eval()
-    progress("freeze: eval mode, no grad, fold BatchNorm, drop dropout")
-    frozen = freeze(reference_module)
-    module, rewrites, extra_info = frozen.module, [], {}
-    dynamic = None if options.static else loaded.dynamic_shapes
-    if options.rewrite:
-        rewritten = _rewrite(module, loaded, dynamic, progress)
-        if rewritten is not None:
-            module, rewrites = rewritten.module, rewritten.rewrites
-    progress("torch.export" + (" (--static: every dim specialised to the example)" if options.static else ""))
-    start = time.perf_counter()
-    ep, export_notes = export_program(module, loaded.example_inputs, dynamic)
-    export_seconds = time.perf_counter() - start
-    if dump_dir is not None:
-        write_text(dump_dir / "exported_program.txt", str(ep))
+    reference = loaded.module.eval()
+    traced = trace(loaded, options, progress, dump_dir)
     progress("check-ops for " + ", ".join(targets))
-    fail_on_unsupported(targets, exported_program=ep)
-    dims = dynamic_dims(ep)
+    fail_on_unsupported(targets, exported_program=traced.program)
+    dims = dynamic_dims(traced.program)
     cases = build_cases(loaded.example_inputs, dims, loaded.verify_inputs)
-    if rewrites:
-        flips, covered = _coverage_cases(module, loaded, cases)
+    extra: dict[str, Any] = {"freeze": traced.freeze}
+    if traced.rewrites:
+        flips, extra["branches"] = covering_cases(traced.module, loaded.example_inputs, cases)
         cases += flips
-        extra_info["branches"] = covered
     ctx = EmitContext(
-        out_dir=out_dir, exported_program=ep, dump_dir=dump_dir, channels_last_io=options.channels_last_io
+        out_dir=out_dir,
+        exported_program=traced.program,
+        dump_dir=dump_dir,
+        channels_last_io=options.channels_last_io,
     )
-    artifacts, errors = emit_and_verify(
-        targets, ctx, eager_reference(reference_module), cases, options, progress
-    )
-    names = list(ep.graph_signature.user_inputs)
-    extra_info["freeze"] = {
-        "folded_batchnorms": frozen.folded_batchnorms,
-        "removed_dropouts": frozen.removed_dropouts,
-        "notes": frozen.notes,
-    }
-    extra_info["export"] = {
-        "seconds": round(export_seconds, 3),
+    artifacts, errors = emit_and_verify(targets, ctx, eager_reference(reference), cases, options, progress)
+    extra["export"] = {
+        "seconds": round(traced.seconds, 3),
         "static": options.static,
-        "notes": export_notes + ctx.notes,
+        "notes": traced.notes + ctx.notes,
     }
-    extra_info["verification"] = {
-        "rtol": options.rtol,
-        "atol": options.atol,
-        "cases": [c.label for c in cases],
-    }
+    extra["verification"] = {"rtol": options.rtol, "atol": options.atol, "cases": [c.label for c in cases]}
     model_info = {
         "name": loaded.name,
         "path": str(loaded.path) if loaded.path else None,
-        "class": type(reference_module).__name__,
+        "class": type(reference).__name__,
     }
+    names = list(traced.program.graph_signature.user_inputs)
     report = build_report(
         model=model_info,
         inputs=input_entries(names, loaded.example_inputs, dims),
         artifacts=artifacts,
-        rewrites=rewrites,
-        extra=extra_info,
+        rewrites=traced.rewrites,
+        extra=extra,
     )
     write_report(report, out_dir)
     return ExportResult(artifacts, report, out_dir, errors)

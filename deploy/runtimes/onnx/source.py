@@ -8,6 +8,7 @@ that is not inside torch itself or an installed package.
 
 from __future__ import annotations
 
+import os
 import re
 
 import onnx
@@ -18,7 +19,11 @@ _LIBRARY_PARTS = ("site-packages", "dist-packages", "/torch/", "\\torch\\", "<fr
 
 
 def is_user_file(path: str) -> bool:
-    return not any(part in path for part in _LIBRARY_PARTS)
+    """A real file of the user's: not torch, not an installed package, not generated code
+    (``<eval_with_key>.N``) and not a path relative to a library root."""
+    if path.startswith("<") or any(part in path for part in _LIBRARY_PARTS):
+        return False
+    return os.path.isfile(path) and not path.startswith(("torch/", "torch\\"))
 
 
 def parse_stack_trace(trace: str) -> tuple[str, int] | None:
