@@ -136,7 +136,8 @@ def compile_package(name: str, program, workdir: Path) -> dict | None:
     """emit_pt2 for cuda; one retry without freezing if that fails and time allows."""
     out = workdir / name / "model.cuda.pt2"
     say(f"[{name}] compiling model.cuda.pt2 ({left_s():.0f} s of budget left)")
-    info = step(f"{name} emit_pt2", emit_pt2, program, out, device="cuda")
+    configs = json.loads(os.environ.get("GPU_CHECK_CONFIGS", "{}")) or None
+    info = step(f"{name} emit_pt2", emit_pt2, program, out, device="cuda", configs=configs)
     # A missing toolkit or a C++ build error would fail again; an Inductor lowering problem might not.
     error = str(LAST_ERROR[0]) if info is None else ""
     if info is None and left_s() > 120 and "CUDA" not in error and "error:" not in error:
