@@ -14,23 +14,24 @@ from deploy.runtimes.tflite.emit import emit_tflite
 from tests.runtimes.tflite.export_helpers import to_onnx
 
 
-class ShiftModel(torch.nn.Module):
+class DetModel(torch.nn.Module):
     def forward(self, x):
         y = torch.relu(x)
-        return torch.bitwise_left_shift(y.to(torch.int32), 2)  # ONNX BitShift: no TFLite lowering
+        return torch.linalg.det(y)  # ONNX Det: no TFLite lowering
 
 
-SHIFT_LINE = inspect.getsourcelines(ShiftModel.forward)[1] + 2
+DET_LINE = inspect.getsourcelines(DetModel.forward)[1] + 2
 
 
 def test_unsupported_op_names_op_node_and_source_line(tmp_path):
-    proto = to_onnx(ShiftModel(), (torch.randn(2, 3),))
+    proto = to_onnx(DetModel(), (torch.randn(2, 3, 3),))
     target = tmp_path / "m.tflite"
     with pytest.raises(UnsupportedOpError) as caught:
         emit_tflite(proto, target)
     error = caught.value
-    assert "BitShift" in error.message and "node_BitShift" in error.message
-    assert error.file == __file__ and error.line == SHIFT_LINE
+    det_node = next(n for n in proto.graph.node if n.op_type == "Det")
+    assert f"ONNX op Det (node {det_node.name})" in error.message
+    assert error.file == __file__ and error.line == DET_LINE
     assert error.exit_code == 1
     assert not target.exists() and not list(tmp_path.iterdir())  # nothing half-written
 
@@ -51,20 +52,24 @@ def test_check_onnx_collects_every_problem():
 
 
 def test_check_onnx_reports_source_lines():
-    report = check_onnx(to_onnx(ShiftModel(), (torch.randn(2, 3),)))
+    report = check_onnx(to_onnx(DetModel(), (torch.randn(2, 3, 3),)))
     failed = [r for r in report if not r.supported]
-    assert [r.op for r in failed] == ["BitShift"]
-    assert failed[0].where == f"{__file__}:{SHIFT_LINE}"
+    assert [r.op for r in failed] == ["Det"]
+    assert failed[0].where == f"{__file__}:{DET_LINE}"
 
 
-def test_parse_stack_trace_picks_innermost_user_frame():
+def test_parse_stack_trace_picks_innermost_user_frame(tmp_path):
+    model, helper_file = tmp_path / "model.py", tmp_path / "helpers.py"
+    model.write_text("x = 1\n")
+    helper_file.write_text("y = 2\n")
     trace = (
-        'File "/home/u/model.py", line 17, in forward\n    y = helper(x)\n'
-        'File "/home/u/model.py", line 4, in helper\n    return x.sin()\n'
+        f'File "{model}", line 17, in forward\n    y = helper(x)\n'
+        f'File "{helper_file}", line 4, in helper\n    return x.sin()\n'
         'File "/venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1778, in _call_impl\n'
     )
-    assert parse_stack_trace(trace) == ("/home/u/model.py", 4)
+    assert parse_stack_trace(trace) == (str(helper_file), 4)
     assert parse_stack_trace('File "/x/site-packages/torch/a.py", line 3, in f') is None
+    assert parse_stack_trace('File "<eval_with_key>.3", line 3, in forward') is None
     assert node_source(helper.make_node("Relu", ["a"], ["b"])) is None
 
 
