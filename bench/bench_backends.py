@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -274,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     command = "python bench/bench_backends.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     peers = ensure_peers(args.models, args.peer_dir, args.peer_python, args.reconvert_peers)
-    started = time.perf_counter()
+    started, load_before = time.perf_counter(), os.getloadavg()[0]
     records = [bench_model(model, args, peers[model]) for model in args.models]
     results = {
         "command": command.strip(),
@@ -284,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         "threads": args.threads,
         "models": records,
         "bench_s": round(time.perf_counter() - started, 1),
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
     args.work_dir.mkdir(parents=True, exist_ok=True)
     (args.work_dir / "bench_backends.json").write_text(json.dumps(results, indent=2) + "\n")

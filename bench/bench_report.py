@@ -38,6 +38,11 @@ def _fmt_ratio(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}x"
 
 
+def _load(results: dict) -> str:
+    load = results.get("load_average")
+    return "-" if not load else f"{load[0]:.2f}, {load[1]:.2f}"
+
+
 def _verdict(ratio: float | None) -> str:
     if ratio is None:
         return "not measured"
@@ -213,7 +218,9 @@ def render_section(results: dict) -> str:
         "",
         f"- Command: `{results['command']}` (in the project venv; peers from `bash bench/setup_peers.sh`)",
         f"- Date: {env['date']}; whole benchmark {results.get('bench_s', '-')} s",
-        f"- Machine: {env['cpu']}, {env['cores']} cores (a shared VM: other jobs ran at the same time)",
+        f"- Machine: {env['cpu']}, {env['cores']} cores, a VM shared with other jobs: 1-minute load "
+        f"average {_load(results)} (before, after); under load the absolute latencies rise, the "
+        "ratios of backends timed in the same iterations much less",
         f"- Versions: Python {env['python']}, torch {env['torch']}, onnxruntime {env['onnxruntime']}, "
         f"ai-edge-litert {env['ai-edge-litert']}, litert-torch {env['litert-torch']} (side venv)",
         f"- Method: {results['iters']} iterations per model after {results['warmup']} warm-up ones; each "
