@@ -75,6 +75,12 @@ def rate(passed: int, total: int) -> str:
     return f"{passed}/{total} ({100.0 * passed / total:.1f}%)" if total else "0/0"
 
 
+def _short_reason(reason: str) -> str:
+    """The reason without the 'ONNX op X (node Y) cannot be lowered to TFLite:' preamble."""
+    marker = "cannot be lowered to TFLite: "
+    return reason.split(marker, 1)[1] if marker in reason else reason
+
+
 def markdown(results: list[dict], seconds: float) -> str:
     by_kind = defaultdict(lambda: [0, 0])
     by_op = defaultdict(lambda: [0, 0, []])
@@ -110,7 +116,9 @@ def markdown(results: list[dict], seconds: float) -> str:
     ]
     for op in sorted(by_op):
         ok, total, failed = by_op[op]
-        why = "; ".join(f"`{r['name']}`: {r['stage']}, {r['reason']}".replace("|", "/") for r in failed[:4])
+        why = "; ".join(
+            f"`{r['name']}`: {r['stage']}, {_short_reason(r['reason'])}".replace("|", "/") for r in failed[:4]
+        )
         if len(failed) > 4:
             why += f"; and {len(failed) - 4} more"
         lines.append(f"| {op} | {ok}/{total} | {why} |")

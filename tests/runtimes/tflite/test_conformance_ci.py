@@ -18,6 +18,9 @@ CI_OPS = {
     "Min", "Mod", "Mul", "Neg", "Not", "OneHot", "Or", "PRelu", "Pow", "Reciprocal", "ReduceL2", "ReduceMean",
     "ReduceProd", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin", "Softmax", "Softplus", "Sqrt", "Sub", "Sum",
     "Tanh", "Tile", "TopK", "Transpose", "Trilu", "Where", "Xor",
+    # beyond the basics: recurrent nets, sampling, shape ops with run-time axes, normalisations
+    "DepthToSpace", "GatherElements", "GridSample", "GroupNormalization", "GRU", "Hardmax", "NonZero",
+    "RMSNormalization", "RNN", "Squeeze", "Swish", "Unsqueeze", "Upsample",
 }  # fmt: skip
 
 

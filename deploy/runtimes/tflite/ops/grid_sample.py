@@ -55,60 +55,38 @@ def tap_index(
     return clamped, valid
 
 
-@lower("GridSample")
-def lower_grid_sample(ctx: LoweringContext, node: ir.Node) -> Value:
-    """GridSample(X, grid, mode, padding_mode, align_corners) for static shapes."""
-    x, grid = ctx.input(node, 0), ctx.input(node, 1)
-    if not (x.static and grid.static) or x.dtype != F32:
-        raise Unsupported("GridSample needs static float32 shapes")
-    mode, padding = attr(node, "mode", "linear"), attr(node, "padding_mode", "zeros")
-    mode = {"bilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
-    align = bool(attr(node, "align_corners", 0))
-    dims = list(x.shape[2:])
-    k = len(dims)
-    if mode == "cubic" and k != 2:
-        raise Unsupported("GridSample cubic beyond 2-D")
-    n, c = x.shape[:2]
-    points = int(np.prod(grid.shape[1:-1]))
-    e = Expr(ctx)
-    flat_grid = ctx.reshape(grid, (n, points, k))
-    taps_per_dim = []
-    for i, size in enumerate(dims):
-        options = schema.GatherOptionsT()
-        options.axis = 2
-        g = ctx.emit(OPS.GATHER, [ctx.native(flat_grid), ctx.int32_tensor(np.array(k - 1 - i))], (n, points), F32,
-                     options=options)  # fmt: skip
-        coord = (
-            e.mul(e.add(g, 1.0), (size - 1) / 2.0)
-            if align
-            else e.div(e.sub(e.mul(e.add(g, 1.0), float(size)), 1.0), 2.0)
-        )
-        low, high = (0.0, size - 1.0) if align else (-0.5, size - 0.5)
-        if mode == "nearest":
-            coord = unary_values(ctx, OPS.ROUND, coord)
-        outside = e.op(OPS.LOGICAL_OR, e.op(OPS.LESS, coord, low, np.bool_), e.op(OPS.GREATER, coord, high, np.bool_),
-                       np.bool_)  # fmt: skip
-        if padding == "border":
-            coord = e.select(
-                outside, e.op(OPS.MINIMUM, e.op(OPS.MAXIMUM, coord, 0.0), float(size - 1)), coord
-            )
-        elif padding == "reflection":
-            coord = e.select(outside, reflect(e, coord, low, high), coord)
-        if mode == "nearest":
-            taps = [(coord, None)]
+def axis_taps(e: Expr, grid_part: Value, size: int, mode: str, padding: str, align: bool) -> list:
+    """[(index, validity, weight)] of the taps along one spatial dim, from its normalised coordinate."""
+    ctx = e.ctx
+    coord = e.mul(e.add(grid_part, 1.0), (size - 1) / 2.0) if align else \
+        e.div(e.sub(e.mul(e.add(grid_part, 1.0), float(size)), 1.0), 2.0)  # fmt: skip
+    low, high = (0.0, size - 1.0) if align else (-0.5, size - 0.5)
+    if mode == "nearest":
+        coord = unary_values(ctx, OPS.ROUND, coord)
+    outside = e.op(OPS.LOGICAL_OR, e.op(OPS.LESS, coord, low, np.bool_), e.op(OPS.GREATER, coord, high, np.bool_),
+                   np.bool_)  # fmt: skip
+    if padding == "border":
+        coord = e.select(outside, e.op(OPS.MINIMUM, e.op(OPS.MAXIMUM, coord, 0.0), float(size - 1)), coord)
+    elif padding == "reflection":
+        coord = e.select(outside, reflect(e, coord, low, high), coord)
+    if mode == "nearest":
+        taps = [(coord, None)]
+    else:
+        base = unary_values(ctx, OPS.FLOOR, coord)
+        t = e.sub(coord, base)
+        if mode == "linear":
+            offsets, weights = [0, 1], [e.sub(1.0, t), t]
         else:
-            base = unary_values(ctx, OPS.FLOOR, coord)
-            t = e.sub(coord, base)
-            offsets, weights = (
-                ([0, 1], [e.sub(1.0, t), t])
-                if mode == "linear"
-                else ([-1, 0, 1, 2], cubic_weights(e, t, -0.75))
-            )
-            taps = [(e.add(base, float(o)), w) for o, w in zip(offsets, weights)]
-        taps_per_dim.append([(*tap_index(e, index, size, padding, low, high), w) for index, w in taps])
-    strides = [int(np.prod(dims[i + 1 :])) for i in range(k)]
-    source = ctx.tensor(ctx.reshape(x, (n, c, int(np.prod(dims)))), (0, 2, 1))
-    total = None
+            offsets, weights = [-1, 0, 1, 2], cubic_weights(e, t, -0.75)
+        taps = [(e.add(base, float(o)), w) for o, w in zip(offsets, weights)]
+    return [(*tap_index(e, index, size, padding, low, high), w) for index, w in taps]
+
+
+def weighted_sum(
+    e: Expr, source: int, taps_per_dim: list, strides: list[int], n: int, points: int, c: int
+) -> Value:
+    """Sum over all tap combinations of weight * X[flat index] (a batched GATHER each)."""
+    ctx, total = e.ctx, None
     for combo in itertools.product(*taps_per_dim):
         flat, weight, valid = None, None, None
         for (index, ok, w), stride in zip(combo, strides):
@@ -127,6 +105,35 @@ def lower_grid_sample(ctx: LoweringContext, node: ir.Node) -> Value:
         if weight is not None:
             picked = e.mul(picked, ctx.reshape(weight, (n, points, 1)))
         total = picked if total is None else e.add(total, picked)
+    return total
+
+
+@lower("GridSample")
+def lower_grid_sample(ctx: LoweringContext, node: ir.Node) -> Value:
+    """GridSample(X, grid, mode, padding_mode, align_corners) for static shapes."""
+    x, grid = ctx.input(node, 0), ctx.input(node, 1)
+    if not (x.static and grid.static) or x.dtype != F32:
+        raise Unsupported("GridSample needs static float32 shapes")
+    mode, padding = attr(node, "mode", "linear"), attr(node, "padding_mode", "zeros")
+    mode = {"bilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
+    dims = list(x.shape[2:])
+    k = len(dims)
+    if mode == "cubic" and k != 2:
+        raise Unsupported("GridSample cubic beyond 2-D")
+    n, c = x.shape[:2]
+    points = int(np.prod(grid.shape[1:-1]))
+    e = Expr(ctx)
+    flat_grid = ctx.reshape(grid, (n, points, k))
+    taps_per_dim = []
+    for i, size in enumerate(dims):
+        options = schema.GatherOptionsT()
+        options.axis = 2
+        part = ctx.emit(OPS.GATHER, [ctx.native(flat_grid), ctx.int32_tensor(np.array(k - 1 - i))], (n, points), F32,
+                        options=options)  # fmt: skip
+        taps_per_dim.append(axis_taps(e, part, size, mode, padding, bool(attr(node, "align_corners", 0))))
+    strides = [int(np.prod(dims[i + 1 :])) for i in range(k)]
+    source = ctx.tensor(ctx.reshape(x, (n, c, int(np.prod(dims)))), (0, 2, 1))
+    total = weighted_sum(e, source, taps_per_dim, strides, n, points, c)
     out_dims = tuple(grid.shape[1:-1])
     result = ctx.reshape_tensor(ctx.native(total), (n, *out_dims, c), F32)
     return Value(ctx.sg.tensors[result].name, (n, c, *out_dims), np.dtype(F32), tensor=result,
