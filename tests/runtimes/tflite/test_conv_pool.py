@@ -94,3 +94,41 @@ def test_channels_last_io_removes_boundary_transposes(tmp_path):
     from tests.runtimes.tflite.helpers import reference
 
     np.testing.assert_allclose(out, reference(model, {"x": X})[0].transpose(0, 2, 3, 1), atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        {"strides": [2, 2]},
+        {"strides": [2, 2], "pads": [1, 1, 1, 1], "output_padding": [1, 1]},
+        {"group": 2, "strides": [1, 2], "pads": [0, 1, 0, 1]},
+        {"dilations": [2, 2]},
+    ],  # fmt: skip
+)
+def test_conv_transpose(attrs):
+    groups = attrs.get("group", 1)
+    w = RNG.standard_normal((4, 6 // groups, 3, 3)).astype(np.float32)
+    b = RNG.standard_normal(6).astype(np.float32)
+    node = helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], **attrs)
+    info = assert_matches(graph_model([node], {"x": X}, ["y"], {"w": w, "b": b}), {"x": X}, atol=1e-4)
+    assert info["ops"]["TRANSPOSE_CONV"] == groups
+
+
+@pytest.mark.parametrize(
+    ("mode", "coordinates", "expected_op"),
+    [
+        ("linear", "half_pixel", "RESIZE_BILINEAR"),
+        ("nearest", "asymmetric", "RESIZE_NEAREST_NEIGHBOR"),
+        ("cubic", "half_pixel", "FULLY_CONNECTED"),
+        ("nearest", "half_pixel", "FULLY_CONNECTED"),
+    ],  # fmt: skip
+)
+def test_resize(mode, coordinates, expected_op):
+    """TFLite's own RESIZE_* where it has the mode, exact interpolation matrices otherwise."""
+    attrs = {"mode": mode, "coordinate_transformation_mode": coordinates}
+    if mode == "nearest" and coordinates == "asymmetric":
+        attrs["nearest_mode"] = "floor"
+    node = helper.make_node("Resize", ["x", "", "s"], ["y"], **attrs)
+    model = graph_model([node], {"x": X}, ["y"], {"s": np.array([1, 1, 2, 2], np.float32)})
+    info = assert_matches(model, {"x": X}, atol=1e-5)
+    assert expected_op in info["ops"]

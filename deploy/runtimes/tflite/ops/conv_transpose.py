@@ -31,69 +31,100 @@ def dilate_kernel(weight: np.ndarray, dilations: list[int]) -> np.ndarray:
 
 
 def crop_window(node: ir.Node, in_dims, kernel, strides, out_dims) -> list[int]:
-    """The begin offset per spatial dim of the ONNX output inside the full (VALID) output."""
+    """The begin offset per ONNX spatial dim of the output inside the full (VALID) output."""
     n = len(kernel)
     auto_pad = attr(node, "auto_pad", "NOTSET")
     pads = attr(node, "pads")
+    extra = attr(node, "output_padding") or [0] * n
     begins = []
     for i in range(n):
-        full = strides[i] * (in_dims[i] - 1) + kernel[i]
-        extra = (attr(node, "output_padding", [0] * n) or [0] * n)[i]
         if pads is not None and auto_pad == "NOTSET" and attr(node, "output_shape") is None:
             begins.append(pads[i])
             continue
-        total = full + extra - out_dims[i]
+        total = strides[i] * (in_dims[i] - 1) + kernel[i] + extra[i] - out_dims[i]
         begins.append(total // 2 if auto_pad == "SAME_UPPER" else total - total // 2)
     return begins
 
 
+def weights_4d(ctx: LoweringContext, weight: Value, rank: int, dilations: list[int]) -> Value:
+    """[C_in, C_out/group, kh, kw] weights (1-D gets a unit height; dilation folded in when constant)."""
+    if weight.const is not None:
+        return ctx.const(dilate_kernel(weight.const if rank == 4 else weight.const[:, :, None, :], dilations))
+    if any(d != 1 for d in dilations):
+        raise Unsupported("ConvTranspose with dilations and run-time weights")
+    return (
+        weight if rank == 4 else ctx.reshape(weight, (weight.shape[0], weight.shape[1], 1, weight.shape[2]))
+    )
+
+
+def split_channels(ctx: LoweringContext, tensor: int, shape, groups: int) -> list[int]:
+    """SPLIT an NHWC tensor into ``groups`` along its channels."""
+    if groups == 1:
+        return [tensor]
+    options = schema.SplitOptionsT()
+    options.numSplits = groups
+    parts = [ctx.new_tensor((*shape[:3], shape[3] // groups), np.float32) for _ in range(groups)]
+    ctx.sg.add_op(OPS.SPLIT, [ctx.int32_tensor(np.array(3)), tensor], parts, options)
+    return parts
+
+
+def group_weights(ctx: LoweringContext, w: Value, groups: int) -> list[Value]:
+    if groups == 1:
+        return [w]
+    size = w.shape[0] // groups
+    if w.const is not None:
+        return [ctx.const(w.const[g * size : (g + 1) * size]) for g in range(groups)]
+    options = schema.SplitOptionsT()
+    options.numSplits = groups
+    shape = (size, *w.shape[1:])
+    return ctx.emit_multi(OPS.SPLIT, [ctx.int32_tensor(np.array(0)), ctx.native(w)], [(shape, w.dtype)] * groups,
+                          options=options)  # fmt: skip
+
+
 @lower("ConvTranspose")
 def lower_conv_transpose(ctx: LoweringContext, node: ir.Node) -> Value:
-    """ConvTranspose(X, W, B) for 1-D/2-D, group 1, constant weights."""
+    """ConvTranspose(X, W, B) for 1-D/2-D inputs: one TRANSPOSE_CONV per group, then the ONNX crop."""
     x, weight, bias = ctx.input(node, 0), ctx.input(node, 1), ctx.input(node, 2)
-    if attr(node, "group", 1) != 1 or not weight.static or x.rank not in (3, 4):
-        raise Unsupported("ConvTranspose needs group=1, static weights and a 1-D/2-D input")
-    rank = x.rank
+    if not weight.static or x.rank not in (3, 4):
+        raise Unsupported("ConvTranspose needs static weights and a 1-D/2-D input")
+    rank, groups = x.rank, attr(node, "group", 1)
     n = rank - 2
     dilations = list(attr(node, "dilations", [1] * n))
     strides = list(attr(node, "strides", [1] * n))
     if rank == 3:
         dilations, strides = [1, *dilations], [1, *strides]
-    if weight.const is not None:
-        w_value = ctx.const(
-            dilate_kernel(weight.const if rank == 4 else weight.const[:, :, None, :], dilations)
-        )
-    elif any(d != 1 for d in dilations):
-        raise Unsupported("ConvTranspose with dilations and run-time weights")
-    else:
-        w_value = (
-            weight
-            if rank == 4
-            else ctx.reshape(weight, (weight.shape[0], weight.shape[1], 1, weight.shape[2]))
-        )
-    w = np.zeros(w_value.shape, np.float32)  # shape only
+    w_value = weights_4d(ctx, weight, rank, dilations)
     tensor, shape = as_nhwc_2d(ctx, x)
     if None in shape[1:3]:
         raise Unsupported("ConvTranspose with dynamic spatial dims")
     onnx_out = out_shape(node)
     out4 = onnx_out if rank == 4 else (onnx_out[0], onnx_out[1], 1, onnx_out[2])
-    kernel = list(w.shape[2:])
+    kernel = list(w_value.shape[2:])
     full = [strides[i] * (shape[1 + i] - 1) + kernel[i] for i in range(2)]
-    out_channels = w.shape[1]
+    per_group = w_value.shape[1]
     options = schema.TransposeConvOptionsT()
     options.padding, options.strideH, options.strideW = schema.Padding.VALID, strides[0], strides[1]
-    filters = ctx.tensor(w_value, (1, 2, 3, 0))
-    full_shape = (shape[0], full[0], full[1], out_channels)
-    inputs = [ctx.int32_tensor(list(full_shape)), filters, tensor, -1]
-    result = ctx.emit(
-        OPS.TRANSPOSE_CONV, inputs, (shape[0], out_channels, *full), x.dtype, perm=NHWC, options=options
+    parts = []
+    for part, w_part in zip(split_channels(ctx, tensor, shape, groups), group_weights(ctx, w_value, groups)):
+        inputs = [ctx.int32_tensor([shape[0], *full, per_group]), ctx.tensor(w_part, (1, 2, 3, 0)), part, -1]
+        out = ctx.new_tensor((shape[0], *full, per_group), x.dtype)
+        ctx.sg.add_op(OPS.TRANSPOSE_CONV, inputs, [out], options)
+        parts.append(out)
+    if groups > 1:
+        concat = schema.ConcatenationOptionsT()
+        concat.axis = 3
+        joined = ctx.new_tensor((shape[0], *full, per_group * groups), x.dtype)
+        ctx.sg.add_op(OPS.CONCATENATION, parts, [joined], concat)
+        parts = [joined]
+    result = Value("convT", (shape[0], per_group * groups, *full), x.dtype, tensor=parts[0], perm=NHWC)
+    begins = crop_window(
+        node, [shape[1 + i] for i in range(2)][-n:], kernel[-n:], strides[-n:], list(out4[2:])[-n:]
     )
-    begins = crop_window(node, [shape[1], shape[2]], kernel, strides, list(out4[2:]))
     if rank == 3:
-        begins = [0, *begins[-1:]] if len(begins) == 1 else begins
+        begins = [0, *begins]
     result = crop(ctx, result, begins, list(out4[2:]))
     if bias is not None:
-        result = elementwise_values(ctx, OPS.ADD, result, ctx.reshape(bias, (out_channels, 1, 1)))
+        result = elementwise_values(ctx, OPS.ADD, result, ctx.reshape(bias, (per_group * groups, 1, 1)))
     return from_nhwc_2d(ctx, result, rank, onnx_out)
 
 
