@@ -16,4 +16,5 @@ from deploy.runtimes.tflite.ops import (  # noqa: F401
     shape_ops,
     slicing,
     spectral,
+    training,
 )

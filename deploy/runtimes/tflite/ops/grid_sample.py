@@ -17,7 +17,8 @@ from ai_edge_litert import schema_py_generated as schema
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
 from deploy.runtimes.tflite.ops._common import attr, unary_values
-from deploy.runtimes.tflite.ops.resize_runtime import Expr, cubic_weights
+from deploy.runtimes.tflite.ops._expr import Expr
+from deploy.runtimes.tflite.ops.resize_runtime import cubic_weights
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value, channels_last
 
