@@ -39,7 +39,11 @@ _loaded = False
 
 
 def _load_builtin() -> None:
+    """Import the built-in lowerings once; lowerings the user registered before stay in force."""
     global _loaded
     if not _loaded:
         _loaded = True
+        user = dict(LOWERINGS)
         import deploy.runtimes.tflite.ops  # noqa: F401  (registers the built-in lowerings)
+
+        LOWERINGS.update(user)

@@ -89,3 +89,29 @@ def test_dynamic_input_spec_and_resize(tmp_path):
     for batch in (1, 6):
         x = np.random.default_rng(batch).standard_normal((batch, 3)).astype(np.float32)
         np.testing.assert_array_equal(session.run([x])[0], np.maximum(x, 0))
+
+
+def test_user_registered_lowering_is_used(tmp_path):
+    """A lowering registered from user code (here for a custom-domain op) takes part like a built-in one."""
+    from deploy.runtimes.tflite.builder import OPS
+    from deploy.runtimes.tflite.registry import LOWERINGS, lower
+
+    @lower("Twice", domain="my.ops")
+    def lower_twice(ctx, node):
+        x = ctx.input(node, 0)
+        return ctx.emit(OPS.ADD, [ctx.native(x), ctx.native(x)], x.shape, x.dtype)
+
+    try:
+        node = helper.make_node("Twice", ["x"], ["y"], domain="my.ops")
+        graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])  # fmt: skip
+        model = helper.make_model(
+            graph, opset_imports=[helper.make_opsetid("", 20), helper.make_opsetid("my.ops", 1)]
+        )
+        info = emit_tflite(model, tmp_path / "t.tflite")
+        from deploy.runtimes.tflite.session import load
+
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        np.testing.assert_array_equal(load(info["path"]).run([x])[0], 2 * x)
+    finally:
+        LOWERINGS.pop(("my.ops", "Twice"), None)
