@@ -1,6 +1,7 @@
 """Control flow: ONNX If -> TFLite IF, Loop -> WHILE, from hand-made graphs and from torch.cond/while_loop."""
 
 import numpy as np
+import pytest
 import torch
 from onnx import TensorProto, helper
 
@@ -106,3 +107,47 @@ def test_torch_while_loop_through_tflite(tmp_path):
     np.testing.assert_allclose(
         load(info["path"]).run([fresh.numpy()])[0], model(fresh).detach().numpy(), atol=1e-5
     )
+
+
+class RecurrentOverDynamicSequence(torch.nn.Module):
+    """An Elman RNN over a dynamic sequence, written the two ways a rewriter can write it."""
+
+    def __init__(self, use_scan: bool):
+        super().__init__()
+        torch.manual_seed(0)
+        self.use_scan = use_scan
+        self.inp, self.rec = torch.nn.Linear(16, 32), torch.nn.Linear(32, 32)
+
+    def forward(self, x):
+        if self.use_scan:
+            from torch._higher_order_ops.scan import scan
+
+            def step(h, xt):
+                h2 = torch.tanh(self.inp(xt) + self.rec(h))
+                return h2, h2.clone()
+
+            _, ys = scan(step, torch.zeros(x.shape[0], 32), x.transpose(0, 1))
+            return ys.transpose(0, 1)
+
+        def cond(t, h, out):
+            return t < x.shape[1]
+
+        def body(t, h, out):
+            xt = torch.index_select(x, 1, t.reshape(1)).squeeze(1)
+            h2 = torch.tanh(self.inp(xt) + self.rec(h))
+            return t + 1, h2, out.index_copy(1, t.reshape(1), h2.unsqueeze(1))
+
+        start = (torch.tensor(0), torch.zeros(x.shape[0], 32), torch.zeros(x.shape[0], x.shape[1], 32))
+        return torch._higher_order_ops.while_loop(cond, body, start)[2]
+
+
+@pytest.mark.parametrize(("use_scan", "loop_op"), [(True, "Scan"), (False, "Loop")])
+def test_recurrence_over_dynamic_sequence(use_scan, loop_op, tmp_path):
+    model = RecurrentOverDynamicSequence(use_scan).eval()
+    seq = torch.export.Dim("seq", min=2, max=64)
+    proto = to_onnx(model, (torch.randn(2, 8, 16),), ({1: seq},))
+    assert loop_op in [n.op_type for n in proto.graph.node]
+    session = load(emit_tflite(proto, tmp_path / "r.tflite")["path"])
+    for length in (8, 3, 20):
+        x = torch.randn(2, length, 16)
+        np.testing.assert_allclose(session.run([x.numpy()])[0], model(x).detach().numpy(), atol=1e-5)

@@ -106,15 +106,15 @@ def lower_scatter_nd(ctx: LoweringContext, node: ir.Node) -> Value:
     """ScatterND(data, indices, updates): data where no index hits, updates (or data+updates) elsewhere."""
     data, indices, updates = (ctx.input(node, i) for i in range(3))
     reduction = attr(node, "reduction", "none")
-    if reduction not in ("none", "add") or not data.static:
-        raise Unsupported(f"ScatterND reduction={reduction!r} or dynamic data shape")
-    shape = ctx.int32_tensor(list(data.shape))
+    if reduction not in ("none", "add") or data.shape is None or updates.shape is None:
+        raise Unsupported(f"ScatterND reduction={reduction!r} or data of unknown rank")
+    shape = ctx.native(ctx.shape_of(data, "int32"))
     index = ctx.native(ctx.cast(indices, np.int32))
     scattered = ctx.emit(OPS.SCATTER_ND, [index, ctx.native(updates), shape], data.shape, data.dtype)
     if reduction == "add":
         return elementwise_values(ctx, OPS.ADD, data, scattered)
-    ones = ctx.emit(OPS.FILL, [ctx.int32_tensor(list(updates.shape)), ctx.native(ctx.const(np.array(1, np.int32)))],
-                    updates.shape, np.int32)  # fmt: skip
+    one = ctx.native(ctx.const(np.array(1, np.int32)))
+    ones = ctx.emit(OPS.FILL, [ctx.native(ctx.shape_of(updates, "int32")), one], updates.shape, np.int32)
     hits = ctx.emit(OPS.SCATTER_ND, [index, ones.tensor, shape], data.shape, np.int32)
     untouched = elementwise_values(ctx, OPS.EQUAL, hits, ctx.const(np.array(0, np.int32)), dtype=np.bool_)
     return ctx.emit(

@@ -136,18 +136,15 @@ def lower_scan(ctx: LoweringContext, node: ir.Node) -> list[Value]:
     n_state, n_out = len(states), len(body.outputs) - len(states)
     in_axes = [norm_axis(a, v.rank) for a, v in zip(attr(node, "scan_input_axes", [0] * n_in), scans)]
     in_dirs = attr(node, "scan_input_directions", [0] * n_in)
-    length = scans[0].shape[in_axes[0]]
-    if length is None:
-        raise Unsupported("Scan over a dynamic length")
+    trip = scan_length(ctx, scans[0], in_axes[0])
     captured = captured_operands(ctx, [body])
     static = all(ir_shape(o) is not None and None not in ir_shape(o) for o in body.outputs[n_state:])
     start = 0
     if static:
         accumulators = [accumulator(ctx, out) for out in body.outputs[n_state:]]
     else:  # per-step shapes known only at run time: run step 0 before the loop, its outputs seed the stacks
-        states, accumulators = scan_first_step(ctx, body, states, scans, in_axes, in_dirs, length)
+        states, accumulators = scan_first_step(ctx, body, states, scans, in_axes, in_dirs, trip)
         start = 1
-    trip = ctx.const(np.array(length, np.int64))
     state = [ctx.const(np.array(start, np.int64)), trip, ctx.const(np.array(True)), *states, *scans,
              *[v for _, v in captured], *accumulators]  # fmt: skip
     keys = [None, None, None, *body.inputs[:n_state], *[None] * n_in, *[k for k, _ in captured]]
@@ -160,9 +157,10 @@ def lower_scan(ctx: LoweringContext, node: ir.Node) -> list[Value]:
         for k, (value, axis, reverse) in enumerate(
             zip(inputs[3 + n_state : 3 + n_state + n_in], in_axes, in_dirs)
         ):
-            if reverse:
-                last = child.const(np.array(length - 1, np.int64))
-                index = child.emit(OPS.SUB, [child.tensor(last), inputs[0].tensor], (), np.int64)
+            if reverse:  # trip - 1 - i
+                one = child.tensor(child.const(np.array(1, np.int64)))
+                last = child.emit(OPS.SUB, [inputs[1].tensor, one], (), np.int64)
+                index = child.emit(OPS.SUB, [last.tensor, inputs[0].tensor], (), np.int64)
             options = schema.GatherOptionsT()
             options.axis = axis
             shape = tuple(d for i, d in enumerate(value.shape) if i != axis)
@@ -181,15 +179,27 @@ def lower_scan(ctx: LoweringContext, node: ir.Node) -> list[Value]:
     return finals + [place_scan_output(ctx, v, a, d) for v, a, d in zip(stacked, out_axes, out_dirs)]
 
 
-def scan_element(ctx: LoweringContext, value: Value, axis: int, position: int) -> Value:
+def scan_length(ctx: LoweringContext, value: Value, axis: int) -> Value:
+    """The length of the scanned axis as an int64 scalar (a constant when static)."""
+    if value.shape[axis] is not None:
+        return ctx.const(np.array(value.shape[axis], np.int64))
+    options = schema.GatherOptionsT()
+    dims = ctx.shape_of(value, "int64")
+    return ctx.emit(OPS.GATHER, [ctx.native(dims), ctx.int32_tensor(np.array(axis))], (), np.int64, options=options)
+
+
+def scan_element(ctx: LoweringContext, value: Value, axis: int, position: int | Value) -> Value:
     options = schema.GatherOptionsT()
     options.axis = axis
     shape = tuple(d for i, d in enumerate(value.shape) if i != axis)
-    index = ctx.tensor(ctx.const(np.array(position, np.int64)))
+    if isinstance(position, Value):
+        index = ctx.native(position)
+    else:
+        index = ctx.tensor(ctx.const(np.array(position, np.int64)))
     return ctx.emit(OPS.GATHER, [ctx.native(value), index], shape, value.dtype, options=options)
 
 
-def scan_first_step(ctx, body: ir.Graph, states, scans, in_axes, in_dirs, length: int):
+def scan_first_step(ctx, body: ir.Graph, states, scans, in_axes, in_dirs, trip: Value):
     """Lower Scan's first step inline: (states after it, stacks holding its per-step outputs)."""
     from deploy.runtimes.tflite.lowering import lower_graph_body
 
@@ -197,7 +207,8 @@ def scan_first_step(ctx, body: ir.Graph, states, scans, in_axes, in_dirs, length
     for key, value in zip(body.inputs[:n_state], states):
         ctx.values[key] = value
     for k, (value, axis, reverse) in enumerate(zip(scans, in_axes, in_dirs)):
-        ctx.values[body.inputs[n_state + k]] = scan_element(ctx, value, axis, length - 1 if reverse else 0)
+        last = ctx.emit(OPS.SUB, [ctx.native(trip), ctx.tensor(ctx.const(np.array(1, np.int64)))], (), np.int64)
+        ctx.values[body.inputs[n_state + k]] = scan_element(ctx, value, axis, last if reverse else 0)
     lower_graph_body(ctx, body)
     after = [ctx.cast(ctx.get(o), v.dtype) for o, v in zip(body.outputs[:n_state], states)]
     stacks = []
