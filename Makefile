@@ -13,7 +13,7 @@ $(BIN)/python:
 # torch first, pinned: pip takes the local CPU wheel; an unpinned torch pulls a multi-GB CUDA build.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,chart]'
 	touch $(STAMP)
 
 install: $(STAMP)
