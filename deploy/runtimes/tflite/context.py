@@ -170,9 +170,11 @@ class LoweringContext:
         if value.const is not None:
             return self.const(value.const.astype(dtype))
         options = schema.CastOptionsT()
-        return self.emit(
+        cast = self.emit(
             OPS.CAST, [self.tensor(value, value.perm)], value.shape, dtype, perm=value.perm, options=options
         )
+        cast.bounded = value.bounded and np.issubdtype(dtype, np.integer)
+        return cast
 
     def shape_of(self, value: Value, dtype="int64") -> Value:
         """The ONNX shape of ``value`` as a 1-D tensor (constant when static)."""
@@ -183,6 +185,7 @@ class LoweringContext:
         options = schema.ShapeOptionsT()
         options.outType = schema.TensorType.INT64 if np.dtype(dtype) == np.int64 else schema.TensorType.INT32
         shape = self.emit(OPS.SHAPE, [self.native(value)], (len(value.shape),), dtype, options=options)
+        shape.bounded = True
         return shape
 
     def identity(self, value: Value) -> int:

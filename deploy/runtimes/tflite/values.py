@@ -61,6 +61,7 @@ class Value:
     tensor: int | None = None
     perm: tuple[int, ...] | None = None
     const: np.ndarray | None = None
+    bounded: bool = False  # integer values known to lie in [0, 2^31): dims read from a shape
 
     @property
     def rank(self) -> int | None:

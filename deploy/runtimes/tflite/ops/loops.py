@@ -185,7 +185,9 @@ def scan_length(ctx: LoweringContext, value: Value, axis: int) -> Value:
         return ctx.const(np.array(value.shape[axis], np.int64))
     options = schema.GatherOptionsT()
     dims = ctx.shape_of(value, "int64")
-    return ctx.emit(OPS.GATHER, [ctx.native(dims), ctx.int32_tensor(np.array(axis))], (), np.int64, options=options)
+    return ctx.emit(
+        OPS.GATHER, [ctx.native(dims), ctx.int32_tensor(np.array(axis))], (), np.int64, options=options
+    )
 
 
 def scan_element(ctx: LoweringContext, value: Value, axis: int, position: int | Value) -> Value:
@@ -207,7 +209,9 @@ def scan_first_step(ctx, body: ir.Graph, states, scans, in_axes, in_dirs, trip: 
     for key, value in zip(body.inputs[:n_state], states):
         ctx.values[key] = value
     for k, (value, axis, reverse) in enumerate(zip(scans, in_axes, in_dirs)):
-        last = ctx.emit(OPS.SUB, [ctx.native(trip), ctx.tensor(ctx.const(np.array(1, np.int64)))], (), np.int64)
+        last = ctx.emit(
+            OPS.SUB, [ctx.native(trip), ctx.tensor(ctx.const(np.array(1, np.int64)))], (), np.int64
+        )
         ctx.values[body.inputs[n_state + k]] = scan_element(ctx, value, axis, last if reverse else 0)
     lower_graph_body(ctx, body)
     after = [ctx.cast(ctx.get(o), v.dtype) for o, v in zip(body.outputs[:n_state], states)]

@@ -51,8 +51,10 @@ def lower_shape(ctx: LoweringContext, node: ir.Node) -> Value:
 
 def gather_const(ctx: LoweringContext, vector: Value, indices: list[int]) -> Value:
     options = schema.GatherOptionsT()
-    return ctx.emit(OPS.GATHER, [ctx.native(vector), ctx.int32_tensor(indices)], (len(indices),), vector.dtype,
-                    options=options)  # fmt: skip
+    picked = ctx.emit(OPS.GATHER, [ctx.native(vector), ctx.int32_tensor(indices)], (len(indices),), vector.dtype,
+                      options=options)  # fmt: skip
+    picked.bounded = vector.bounded
+    return picked
 
 
 @lower("Size")

@@ -56,12 +56,38 @@ def lower_split(ctx: LoweringContext, node: ir.Node) -> list[Value]:
             raise Unsupported("Split of a dynamic dim without explicit sizes")
         chunk = -(-dim // count)
         sizes = [chunk] * (count - 1) + [dim - chunk * (count - 1)]
-    options = schema.SplitVOptionsT()
-    options.numSplits = count
     perm = x.perm
     shapes = [out_shape(node, i) for i in range(count)]
-    inputs = [ctx.tensor(x, perm), ctx.int32_tensor(sizes), ctx.int32_tensor(np.array(axis_in(perm, axis)))]
+    tfl_axis = axis_in(perm, axis)
+    if len(set(sizes)) == 1 and x.shape[axis] == sum(sizes):
+        # Equal parts: SPLIT (XNNPACK takes it; it does not take SPLIT_V).
+        options = schema.SplitOptionsT()
+        options.numSplits = count
+        inputs = [ctx.int32_tensor(np.array(tfl_axis)), ctx.tensor(x, perm)]
+        return ctx.emit_multi(OPS.SPLIT, inputs, [(s, x.dtype) for s in shapes], perm=perm, options=options)
+    if None not in (x.tflite_shape or (None,)):
+        return split_by_slices(ctx, x, tfl_axis, sizes, shapes)
+    options = schema.SplitVOptionsT()
+    options.numSplits = count
+    inputs = [ctx.tensor(x, perm), ctx.int32_tensor(sizes), ctx.int32_tensor(np.array(tfl_axis))]
     return ctx.emit_multi(OPS.SPLIT_V, inputs, [(s, x.dtype) for s in shapes], perm=perm, options=options)
+
+
+def split_by_slices(ctx: LoweringContext, x: Value, tfl_axis: int, sizes: list[int], shapes) -> list[Value]:
+    """Unequal parts of a static tensor: one SLICE each (delegated to XNNPACK, unlike SPLIT_V)."""
+    tensor, full = ctx.tensor(x, x.perm), list(x.tflite_shape)
+    results, offset = [], 0
+    for size, shape in zip(sizes, shapes):
+        begin = [0] * len(full)
+        begin[tfl_axis] = offset
+        extent = list(full)
+        extent[tfl_axis] = size
+        inputs = [tensor, ctx.int32_tensor(begin), ctx.int32_tensor(extent)]
+        results.append(
+            ctx.emit(OPS.SLICE, inputs, shape, x.dtype, perm=x.perm, options=schema.SliceOptionsT())
+        )
+        offset += size
+    return results
 
 
 def clamp32(values) -> np.ndarray:
@@ -101,20 +127,31 @@ def lower_slice(ctx: LoweringContext, node: ir.Node) -> Value:
         begin_parts.append(("starts", k))
         end_parts.append(("ends", k))
     stride = [steps[axes.index(perm[i])] if perm[i] in axes else 1 for i in range(rank)]
-    if starts.const is not None and ends.const is not None:
+    if starts.const is None or ends.const is None:
+        # Vectors may stop after the last sliced axis: the rest is taken whole.
+        used = 1 + max(i for i in range(rank) if perm[i] in axes)
+        begin_parts, end_parts, stride = begin_parts[:used], end_parts[:used], stride[:used]
+        options.beginMask &= (1 << used) - 1
+        options.endMask &= (1 << used) - 1
+    sources = {"starts": starts, "ends": ends}
+    if starts.const is not None:
         begin = [b if isinstance(b, int) else int(starts.const[b[1]]) for b in begin_parts]
+        for i in range(len(begin)):
+            if stride[i] < 0 and begin[i] >= INT32_MAX:
+                options.beginMask |= 1 << i
+        begin_t = ctx.int32_tensor(clamp32(begin))
+    else:
+        begin_t = ctx.native(runtime_vector(ctx, begin_parts, sources))
+    if ends.const is not None:
         end = [e if isinstance(e, int) else int(ends.const[e[1]]) for e in end_parts]
-        for i in range(rank):
+        for i in range(len(end)):
             if not options.endMask >> i & 1 and (
                 end[i] >= INT32_MAX if stride[i] > 0 else end[i] <= INT32_MIN
             ):
                 options.endMask |= 1 << i
-            if stride[i] < 0 and begin[i] >= INT32_MAX:
-                options.beginMask |= 1 << i
-        begin_t, end_t = ctx.int32_tensor(clamp32(begin)), ctx.int32_tensor(clamp32(end))
+        end_t = ctx.int32_tensor(clamp32(end))
     else:
-        begin_t = ctx.native(runtime_vector(ctx, begin_parts, {"starts": starts, "ends": ends}))
-        end_t = ctx.native(runtime_vector(ctx, end_parts, {"starts": starts, "ends": ends}))
+        end_t = ctx.native(runtime_vector(ctx, end_parts, sources))
     strides_t = ctx.int32_tensor(stride)
     return ctx.emit(OPS.STRIDED_SLICE, [ctx.tensor(x, x.perm), begin_t, end_t, strides_t], out_shape(node), x.dtype,
                     perm=x.perm, options=options)  # fmt: skip
@@ -122,6 +159,11 @@ def lower_slice(ctx: LoweringContext, node: ir.Node) -> Value:
 
 def runtime_vector(ctx: LoweringContext, parts, sources: dict[str, Value]) -> Value:
     """An int32 vector built at run time from constants and elements of other vectors."""
+    names = {p[0] for p in parts if not isinstance(p, int)}
+    if len(names) == 1 and all(not isinstance(p, int) for p in parts):
+        whole = sources[names.pop()]
+        if [p[1] for p in parts] == list(range(len(parts))) and whole.shape == (len(parts),):
+            return clamp_to_int32(ctx, whole)  # the source is the vector itself
     pieces = []
     for part in parts:
         if isinstance(part, int):
@@ -154,13 +196,11 @@ def lower_gather(ctx: LoweringContext, node: ir.Node) -> Value:
         if dim is not None:
             wrapped = np.where(wrapped < 0, wrapped + dim, wrapped)
         indices = ctx.const(wrapped.astype(np.int32))
-    elif dim is not None:
-        zero = ctx.const(np.array(0, indices.dtype))
-        negative = ctx.emit(OPS.LESS, [ctx.native(indices), ctx.native(zero)], indices.shape, np.bool_)
-        shifted = ctx.emit(OPS.ADD, [ctx.native(indices), ctx.native(ctx.const(np.array(dim, indices.dtype)))],
-                           indices.shape, indices.dtype)  # fmt: skip
-        indices = ctx.emit(OPS.SELECT_V2, [ctx.native(negative), shifted.tensor, ctx.native(indices)], indices.shape,
-                           indices.dtype)  # fmt: skip
+    elif dim is not None:  # negative indices count from the end: one FLOOR_MOD wraps them
+        modulus = ctx.const(np.array(dim, indices.dtype))
+        indices = ctx.emit(
+            OPS.FLOOR_MOD, [ctx.native(indices), ctx.native(modulus)], indices.shape, indices.dtype
+        )
     options = schema.GatherOptionsT()
     options.axis = axis
     return ctx.emit(
@@ -296,7 +336,8 @@ _ = permute, out_dtype
 
 
 def clamp_to_int32(ctx: LoweringContext, value: Value) -> Value:
-    if value.dtype != np.int64:
+    """int64 indices clamped into int32 range (only a CAST when they are known to be shape values)."""
+    if value.dtype != np.int64 or value.bounded:
         return ctx.cast(value, np.int32)
     low = ctx.const(np.array(INT32_MIN, np.int64))
     high = ctx.const(np.array(INT32_MAX, np.int64))
