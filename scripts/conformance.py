@@ -109,6 +109,10 @@ def markdown(results: list[dict], seconds: float) -> str:
         f"Reference: onnx2tf 2.6.9's TFLite writer passes about 71% of the float32 cases and 45% of the "
         f"int/bool ones. Run time {seconds:.0f} s.",
         "",
+        "CI runs every case of the core ops (`tests/runtimes/tflite/test_conformance_ci.py`); this table is",
+        "regenerated with `.venv/bin/python scripts/conformance.py` (about half a minute; each case runs in a",
+        "worker process, so an interpreter abort is recorded as a failure of that case, not of the run).",
+        "",
         "## Per op",
         "",
         "| op | passed | failures (case: stage, reason) |",

@@ -13,6 +13,7 @@ import onnx.defs
 from deploy.runtimes.tflite import registry
 
 MAX_ROUNDS = 4  # function bodies may use function ops themselves
+EXPANDED_FROM = "deploy.expanded_from"  # metadata key on the nodes of an expanded function op
 
 
 def _schema(node: onnx.NodeProto, opset: int):
@@ -70,7 +71,12 @@ def _expand_node(
     for name, attribute in schema.attributes.items():
         if name not in given and attribute.default_value and attribute.default_value.name:
             with_defaults.attribute.extend([attribute.default_value])
-    return function_expand_helper(with_defaults, body, prefix)
+    expanded = function_expand_helper(with_defaults, body, prefix)
+    for inner in expanded:  # keep the user's source line and say which op this came from
+        for prop in node.metadata_props:
+            inner.metadata_props.add(key=prop.key, value=prop.value)
+        inner.metadata_props.add(key=EXPANDED_FROM, value=f"{node.op_type} {node.name or '(unnamed)'}")
+    return expanded
 
 
 def _types(model: onnx.ModelProto) -> dict[str, onnx.TypeProto]:

@@ -19,7 +19,7 @@ from deploy.runtimes.onnx.source import node_source
 from deploy.runtimes.tflite import registry
 from deploy.runtimes.tflite.builder import ModelBuilder
 from deploy.runtimes.tflite.context import LoweringContext, ir_dtype, ir_shape
-from deploy.runtimes.tflite.expand import expand_functions
+from deploy.runtimes.tflite.expand import EXPANDED_FROM, expand_functions
 from deploy.runtimes.tflite.values import NotConstant, Unsupported, Value, channels_last
 
 # Ops whose value is not a function of their inputs, or that lower better than they fold.
@@ -33,7 +33,9 @@ FOLD_LIMIT = 1 << 24  # elements; bigger results stay computed at run time
 def unsupported(node: ir.Node, reason: str) -> UnsupportedOpError:
     where = node_source(ir.serde.serialize_node(node)) if node.metadata_props else None
     name = node.name or "(unnamed)"
-    message = f"ONNX op {node.op_type} (node {name}) cannot be lowered to TFLite: {reason}"
+    origin = node.metadata_props.get(EXPANDED_FROM)
+    part_of = f", part of the expansion of {origin}" if origin else ""
+    message = f"ONNX op {node.op_type} (node {name}{part_of}) cannot be lowered to TFLite: {reason}"
     return UnsupportedOpError(message, file=where[0] if where else None, line=where[1] if where else None)
 
 

@@ -11,9 +11,9 @@ from ai_edge_litert import schema_py_generated as schema
 
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
-from deploy.runtimes.tflite.ops._common import aligned, attr, norm_axis, out_dtype, out_shape
+from deploy.runtimes.tflite.ops._common import aligned, attr, norm_axis, out_shape
 from deploy.runtimes.tflite.registry import lower
-from deploy.runtimes.tflite.values import Unsupported, Value, axis_in, ints, permute
+from deploy.runtimes.tflite.values import Unsupported, Value, axis_in, ints
 
 INT32_MIN, INT32_MAX = np.iinfo(np.int32).min, np.iinfo(np.int32).max
 
@@ -330,9 +330,6 @@ def lower_gather_elements(ctx: LoweringContext, node: ir.Node) -> Value:
     options.axis = data.rank
     coords = ctx.emit(OPS.CONCATENATION, parts, (*indices.shape, data.rank), np.int32, options=options)
     return ctx.emit(OPS.GATHER_ND, [ctx.native(data), coords.tensor], out_shape(node), data.dtype)
-
-
-_ = permute, out_dtype
 
 
 def clamp_to_int32(ctx: LoweringContext, value: Value) -> Value:
