@@ -44,8 +44,11 @@ def is_identity(perm: tuple[int, ...] | None) -> bool:
 
 
 def only_moves_unit_dims(shape: Shape | None, perm: tuple[int, ...]) -> bool:
-    """True when transposing ``shape`` by ``perm`` keeps the order of all non-1 dims (a reshape)."""
-    if shape is None or any(d is None for d in shape):
+    """True when transposing ``shape`` by ``perm`` keeps the order of all non-1 dims (a reshape).
+
+    A dynamic dim counts as non-1; at most one may be dynamic (it becomes RESHAPE's -1).
+    """
+    if shape is None or sum(d is None for d in shape) > 1:
         return False
     moved = [p for p in perm if shape[p] != 1]
     return moved == sorted(moved)

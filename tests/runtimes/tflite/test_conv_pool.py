@@ -132,3 +132,31 @@ def test_resize(mode, coordinates, expected_op):
     model = graph_model([node], {"x": X}, ["y"], {"s": np.array([1, 1, 2, 2], np.float32)})
     info = assert_matches(model, {"x": X}, atol=1e-5)
     assert expected_op in info["ops"]
+
+
+def test_dynamic_batch_cnn_keeps_one_transpose():
+    """Conv -> GlobalAveragePool -> Flatten -> Gemm with a dynamic batch: the flatten is a RESHAPE."""
+    import onnx
+    from onnx import TensorProto
+
+    from tests.runtimes.tflite.helpers import lower_and_run, reference
+
+    w = RNG.standard_normal((6, 4, 3, 3)).astype(np.float32)
+    fc = RNG.standard_normal((5, 6)).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+        helper.make_node("GlobalAveragePool", ["c"], ["g"]),
+        helper.make_node("Flatten", ["g"], ["f"]),
+        helper.make_node("Gemm", ["f", "fc"], ["y"], transB=1),
+    ]
+    inits = [onnx.numpy_helper.from_array(w, "w"), onnx.numpy_helper.from_array(fc, "fc")]
+    value = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4, 9, 9])
+    graph = helper.make_graph(nodes, "g", [value], [helper.make_empty_tensor_value_info("y")], inits)
+    model = onnx.shape_inference.infer_shapes(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    )
+    for batch in (1, 3):
+        x = RNG.standard_normal((batch, 4, 9, 9)).astype(np.float32)
+        actual, info = lower_and_run(model, {"x": x})
+        np.testing.assert_allclose(actual[0], reference(model, {"x": x})[0], atol=1e-4)
+    assert info["ops"].get("TRANSPOSE", 0) == 1
