@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 import torch
 
 from deploy.rewriters import sites
+from deploy.rewriters.sites import LoopLimitExceeded
+
+__all__ = ["Coverage", "LoopLimitExceeded", "candidate_inputs", "record_branches"]
 
 
 @dataclass
@@ -40,7 +43,10 @@ class Coverage:
 
 @contextlib.contextmanager
 def record_branches() -> Iterator[Coverage]:
-    """Record which branch every converted site takes while code runs eagerly inside the block."""
+    """Record which branch every converted site takes while code runs eagerly inside the block.
+
+    While recording, a converted loop that runs past ``sites.RECORDING_LOOP_LIMIT`` iterations raises
+    LoopLimitExceeded (a candidate input that makes the model loop forever): drop that input."""
     coverage = Coverage()
     previous = sites._RECORDER
     sites._RECORDER = coverage.events

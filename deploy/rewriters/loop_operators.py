@@ -14,6 +14,7 @@ from __future__ import annotations
 import torch
 from torch._higher_order_ops.scan import scan
 from torch._higher_order_ops.while_loop import while_loop
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.rewriters import operators, sites
 from deploy.rewriters.operators import _explain, _nested_deploy_error, fresh_copies
@@ -77,6 +78,7 @@ def while_stmt(cond_fn, body_fn, args: tuple, names: tuple[str, ...], site_id: i
             return args
         args = tuple(body_fn(*args))
         count += 1
+        sites.check_loop_limit(site_id, count)
         test = cond_fn(*args)
     site = sites.get_site(site_id)
     carried = _carry(args, names, site)
@@ -163,6 +165,10 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
     if is_symbolic(step) or step == 0:
         raise site.error("the step of a range() loop over a tensor/dynamic bound must be a Python int")
     carried = _carry(args, names, site)
+    if isinstance(stop, torch.SymInt) and free_unbacked_symbols(
+        stop
+    ):  # an unbacked bound (n = int(t.item())) cannot be closed over
+        stop = as_tensor_value(stop)
     if accumulators:
         if break_index >= 0:
             raise site.error(

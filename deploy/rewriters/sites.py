@@ -90,6 +90,20 @@ def emitted_rewrites(site_ids: list[int]) -> list[Rewrite]:
 # Eager branch recording (see coverage.py); None when not recording.
 _RECORDER: list | None = None
 
+# While recording, a plain Python loop at a converted site that runs longer than this raises
+# LoopLimitExceeded: candidate inputs (negated, zeros, ...) can make a model's loop never end.
+RECORDING_LOOP_LIMIT = 10_000
+
+
+class LoopLimitExceeded(RuntimeError):
+    """A converted loop ran past RECORDING_LOOP_LIMIT iterations while branches were recorded."""
+
+
+def check_loop_limit(site_id: int, count: int) -> None:
+    if _RECORDER is not None and count > RECORDING_LOOP_LIMIT:
+        site = _SITES[site_id]
+        raise LoopLimitExceeded(f"{site.file}:{site.line}: loop still running after {count - 1} iterations")
+
 
 def record_branch(site_id: int, branch: str) -> None:
     if _RECORDER is not None:

@@ -3,9 +3,8 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
 
 - ``helper(x)`` / ``self.method(x)`` -> ``_deploy_rt.call(helper, x)``: converts a user function
   or method on first use (AutoGraph's converted_call); library functions run untouched.
-- ``bool(t)``, ``int(t)``, ``float(t)``, ``t.item()`` -> runtime versions that return tensors
-  while exporting (so ``if t.item() > 0`` and ``range(int(n.item()))`` stay in the graph) and the
-  Python value otherwise.
+- ``bool(t)``, ``int(t)``, ``float(t)`` -> runtime versions that keep tensors / symbolic sizes
+  symbolic while exporting and give the Python value otherwise.
 - ``torch.stack(xs)`` / ``torch.cat(xs)`` -> runtime versions that also accept the stacked list a
   converted loop leaves in ``xs``.
 """
@@ -31,8 +30,6 @@ class _CallRewriter(ast.NodeTransformer):
         func = node.func
         if isinstance(func, ast.Name) and func.id in _CASTS and len(node.args) <= 1 and not node.keywords:
             return ast.copy_location(ast.Call(rt(_CASTS[func.id]), node.args, []), node)
-        if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args and not node.keywords:
-            return ast.copy_location(ast.Call(rt("item"), [func.value], []), node)
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)

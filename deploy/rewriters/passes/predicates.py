@@ -1,5 +1,7 @@
 """PredicateOperators: `and` / `or` / `not` and chained comparisons in the test of an `if`,
-`while` or ternary become runtime calls, which short-circuit on Python values and become
+`while` or ternary become runtime calls (and ``t.item()`` there, and in ``range(...)`` bounds,
+becomes ``_deploy_rt.item(t)``: the 0-d tensor itself while exporting, so the predicate or trip
+count stays in the graph; elsewhere ``.item()`` keeps torch's own meaning for torch._check & co.), which short-circuit on Python values and become
 logical_and / logical_or / logical_not on tensors (Python's `and` would call bool() on a tensor,
 which export refuses).
 
@@ -37,6 +39,13 @@ class _PredicateRewriter(ast.NodeTransformer):
         ]
         return ast.copy_location(call(rt("and_"), *[thunk(p) for p in pairs]), node)
 
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args and not node.keywords:
+            return ast.copy_location(call(rt("item"), func.value), node)
+        return node
+
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
         return node
 
@@ -48,6 +57,16 @@ class _TestFinder(ast.NodeTransformer):
         return node
 
     visit_While = visit_If
+
+    def visit_For(self, node: ast.For) -> ast.AST:
+        self.generic_visit(node)
+        if (
+            isinstance(node.iter, ast.Call)
+            and isinstance(node.iter.func, ast.Name)
+            and node.iter.func.id == "range"
+        ):
+            node.iter.args = [_PredicateRewriter().visit(a) for a in node.iter.args]
+        return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
         self.generic_visit(node)
