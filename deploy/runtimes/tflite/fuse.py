@@ -4,6 +4,8 @@
   takes that vector as its bias.
 - ``fuse_activations``: RELU/RELU6/RELU_N1_TO_1 after CONV_2D, DEPTHWISE_CONV_2D,
   FULLY_CONNECTED, ADD, SUB, MUL or DIV becomes that op's fused_activation_function.
+- ``merge_reshapes``: two RESHAPEs in a row become one.
+- ``fc_keep_dims``: flatten -> FULLY_CONNECTED -> unflatten becomes one FULLY_CONNECTED (keep_num_dims).
 A pass only fires when the intermediate tensor has no other reader and is no subgraph output.
 """
 
@@ -88,6 +90,66 @@ def fuse_activations(sg: Subgraph) -> int:
     return len(removed)
 
 
+def merge_reshapes(sg: Subgraph) -> int:
+    """RESHAPE of a RESHAPE (whose result nothing else reads) reads the first one's input directly."""
+    readers, producers = _readers(sg), _producers(sg)
+    removed = []
+    for op in sg.operators:
+        if op.code != OPS.RESHAPE:
+            continue
+        first = producers.get(op.inputs[0])
+        if first is None or first.code != OPS.RESHAPE or id(first) in removed:
+            continue
+        if readers[op.inputs[0]] != 1 or op.inputs[0] in sg.outputs:
+            continue
+        op.inputs[0] = first.inputs[0]
+        removed.append(id(first))
+    sg.operators = [op for op in sg.operators if id(op) not in removed]
+    return len(removed)
+
+
+def _signature(sg: Subgraph, tensor: int) -> tuple | None:
+    t = sg.tensors[tensor]
+    return None if t.shape is None else tuple(t.signature or t.shape)
+
+
+def fc_keep_dims(sg: Subgraph) -> int:
+    """RESHAPE to 2-D -> FULLY_CONNECTED -> RESHAPE back to the leading dims: one FULLY_CONNECTED
+    with keep_num_dims on the original tensor (how torch's Linear on 3-D input is exported)."""
+    readers, producers = _readers(sg), _producers(sg)
+    removed = []
+    for fc in sg.operators:
+        if fc.code != OPS.FULLY_CONNECTED or (fc.options and fc.options.keepNumDims):
+            continue
+        flatten = producers.get(fc.inputs[0])
+        after = [
+            op
+            for op in sg.operators
+            if op.code == OPS.RESHAPE and op.inputs and op.inputs[0] == fc.outputs[0]
+        ]
+        if flatten is None or flatten.code != OPS.RESHAPE or len(after) != 1 or readers[fc.outputs[0]] != 1:
+            continue
+        if readers[fc.inputs[0]] != 1 or fc.outputs[0] in sg.outputs or fc.inputs[0] in sg.outputs:
+            continue
+        source, target = _signature(sg, flatten.inputs[0]), _signature(sg, after[0].outputs[0])
+        units = sg.tensors[fc.inputs[1]].shape[0]
+        if not source or not target or len(source) < 3 or source[:-1] != target[:-1] or target[-1] != units:
+            continue
+        if sum(d == -1 for d in source[:-1]) > 1 or source[-1] != sg.tensors[fc.inputs[1]].shape[1]:
+            continue
+        fc.options = fc.options or OPTIONS[OPS.FULLY_CONNECTED]()
+        fc.options.keepNumDims = True
+        fc.inputs[0], fc.outputs = flatten.inputs[0], list(after[0].outputs)
+        removed += [id(flatten), id(after[0])]
+    sg.operators = [op for op in sg.operators if id(op) not in removed]
+    return len(removed) // 2
+
+
 def optimize(sg: Subgraph) -> dict[str, int]:
     """Run every pass on ``sg``; returns how often each fired."""
-    return {"bias folded": fold_bias(sg), "activations fused": fuse_activations(sg)}
+    return {
+        "reshapes merged": merge_reshapes(sg),
+        "reshapes around FULLY_CONNECTED removed": fc_keep_dims(sg),
+        "bias folded": fold_bias(sg),
+        "activations fused": fuse_activations(sg),
+    }
