@@ -90,3 +90,17 @@ def test_batch_matmul_with_transposed_operand():
     ]
     info = assert_matches(graph_model(nodes, {"a": a, "b": b}, ["y"]), {"a": a, "b": b})
     assert info["ops"] == {"BATCH_MATMUL": 1}  # the transpose became adj_y
+
+
+def test_flatten_gemm_unflatten_becomes_one_fully_connected():
+    """torch's Linear on 3-D input: Reshape -> Gemm -> Reshape lowers to one FULLY_CONNECTED (keep_num_dims)."""
+    x = RNG.standard_normal((2, 5, 8)).astype(np.float32)
+    consts = {"w": RNG.standard_normal((8, 6)).astype(np.float32), "b": RNG.standard_normal(6).astype(np.float32),
+              "flat": np.array([-1, 8], np.int64), "back": np.array([2, 5, 6], np.int64)}  # fmt: skip
+    nodes = [
+        helper.make_node("Reshape", ["x", "flat"], ["f"]),
+        helper.make_node("Gemm", ["f", "w", "b"], ["g"]),
+        helper.make_node("Reshape", ["g", "back"], ["y"]),
+    ]
+    info = assert_matches(graph_model(nodes, {"x": x}, ["y"], consts), {"x": x})
+    assert info["ops"] == {"FULLY_CONNECTED": 1}
