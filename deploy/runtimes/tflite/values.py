@@ -65,6 +65,7 @@ class Value:
     perm: tuple[int, ...] | None = None
     const: np.ndarray | None = None
     bounded: bool = False  # integer values known to lie in [0, 2^31): dims read from a shape
+    nonnegative: bool = False  # known >= 0 (after RELU, sigmoid, ...): max-pool pads may then be zeros
 
     @property
     def rank(self) -> int | None:

@@ -160,3 +160,13 @@ def test_dynamic_batch_cnn_keeps_one_transpose():
         actual, info = lower_and_run(model, {"x": x})
         np.testing.assert_allclose(actual[0], reference(model, {"x": x})[0], atol=1e-4)
     assert info["ops"].get("TRANSPOSE", 0) == 1
+
+
+def test_max_pool_after_relu_pads_with_zeros():
+    """After RELU the pads of a max pool can be zeros: PAD (kept in XNNPACK) instead of PADV2(-inf)."""
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"]),
+        helper.make_node("MaxPool", ["r"], ["y"], kernel_shape=[2, 2], strides=[2, 2], pads=[1, 1, 1, 1]),
+    ]
+    info = assert_matches(graph_model(nodes, {"x": X}, ["y"]), {"x": X})
+    assert "PADV2" not in info["ops"] and info["ops"]["PAD"] == 1

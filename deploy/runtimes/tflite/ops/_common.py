@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import onnx_ir as ir
 
+from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext, ir_dtype, ir_shape
 from deploy.runtimes.tflite.values import Shape, Unsupported, Value, is_identity
 
@@ -108,8 +109,13 @@ def elementwise_values(ctx, code, a: Value, b: Value, dtype=None, options=None) 
     return ctx.emit(code, tensors, shape, dtype or a.dtype, perm=perm, options=options)
 
 
+NONNEGATIVE = {OPS.RELU, OPS.RELU6, OPS.LOGISTIC, OPS.EXP, OPS.ABS, OPS.SQRT, OPS.SQUARE}
+
+
 def unary_values(ctx, code, a: Value, options=None, dtype=None) -> Value:
-    return ctx.emit(code, [ctx.tensor(a, a.perm)], a.shape, dtype or a.dtype, perm=a.perm, options=options)
+    result = ctx.emit(code, [ctx.tensor(a, a.perm)], a.shape, dtype or a.dtype, perm=a.perm, options=options)
+    result.nonnegative = code in NONNEGATIVE
+    return result
 
 
 def scalar(ctx: LoweringContext, number, dtype) -> Value:

@@ -173,6 +173,8 @@ def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None, x: 
         return from_nhwc_2d(
             ctx, average_excluding_pads(ctx, node, tensor, shape, pads, kernel, strides, out4), rank, onnx_out
         )
+    if code == OPS.MAX_POOL_2D and x.nonnegative:
+        fill = None  # zeros never win against values >= 0, and PAD (unlike PADV2) stays in XNNPACK
     tensor, shape = pad_nhwc(ctx, tensor, shape, pads, x.dtype, fill)
     options = schema.Pool2DOptionsT()
     options.padding, options.strideH, options.strideW = mode, strides[0], strides[1]
