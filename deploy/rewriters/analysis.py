@@ -104,8 +104,11 @@ def _live_before_stmt(stmt: ast.stmt, live_after: set[str]) -> set[str]:
         live = set(live_after) | read_names(head)
         if getattr(stmt, "_break_flag", None):  # a converted `for` tests its break flag every iteration
             live.add(stmt._break_flag)
+        targets: set[str] = set()
+        if isinstance(stmt, ast.For):
+            _target_names(stmt.target, targets)  # each iteration binds the target before the body
         for _ in range(3):  # fixpoint over the back edge; three rounds suffice for structured code
-            live = live | live_before(stmt.body, live) | live_before(stmt.orelse, live_after)
+            live = live | (live_before(stmt.body, live) - targets) | live_before(stmt.orelse, live_after)
         return live
     if isinstance(stmt, ast.Return):
         return read_names([stmt.value]) if stmt.value is not None else set()

@@ -134,6 +134,14 @@ def _owner_class(fn: types.FunctionType) -> type | None:
     return owner if isinstance(owner, type) else None
 
 
+def converted_source(fn: types.FunctionType) -> str | None:
+    """The source the converter generated for ``fn`` (None when it was left unchanged): for
+    ``--dump-graph`` style debugging."""
+    converted = _CACHE.get(fn.__code__)
+    tree = getattr(converted, "__deploy_tree__", None)
+    return ast.unparse(tree) if tree is not None else None
+
+
 def _build(func: ast.FunctionDef, fn: types.FunctionType, file: str) -> types.FunctionType:
     freevars = list(fn.__code__.co_freevars)
     factory = ast.FunctionDef(

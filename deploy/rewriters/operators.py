@@ -255,3 +255,27 @@ def python_predicate(pred: object, site_id: int) -> object:
             f"this `{site.construct}` depends on a tensor value and cannot be converted: {reason}"
         )
     return pred
+
+
+_COMPARE = {
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+}
+
+
+def _size_tensor(value: object) -> object:
+    if isinstance(value, torch.SymInt) and value.node.expr.free_symbols:
+        return torch.scalar_tensor(value, dtype=torch.int64)
+    return value
+
+
+def compare(left: object, operator: str, right: object) -> object:
+    """``left <op> right`` in a test; a dynamic size operand is compared as a 0-d tensor while
+    exporting, so the branch stays a cond for every size in the dynamic range (sizes 0 and 1 too)."""
+    if is_tracing() and (isinstance(left, torch.SymInt) or isinstance(right, torch.SymInt)):
+        left, right = _size_tensor(left), _size_tensor(right)
+    return _COMPARE[operator](left, right)

@@ -5,6 +5,7 @@ from deploy.rewriters.loop_operators import for_range, getitem, setitem, while_s
 from deploy.rewriters.operators import (
     and_,
     bool_,
+    compare,
     float_,
     if_expr,
     if_stmt,
@@ -22,6 +23,7 @@ __all__ = [
     "bool_",
     "call",
     "cat",
+    "compare",
     "float_",
     "for_range",
     "getitem",

@@ -7,13 +7,20 @@ which export refuses).
 
     if x.sum() > 0 and not y.any():   ->   if _deploy_rt.and_(lambda: x.sum() > 0,
                                                                lambda: _deploy_rt.not_(y.any())):
+
+A single comparison becomes ``_deploy_rt.compare(a, "gt", b)``: the plain comparison, except that a
+dynamic size (``x.shape[0] > 1``) is compared as a tensor while exporting. torch.export assumes
+dynamic sizes are at least 2 while tracing, so comparing the symbolic size itself would silently
+specialise a branch for sizes 0 and 1.
 """
 
 from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.passes.base import Context, Pass, call, rt, thunk
+from deploy.rewriters.passes.base import Context, Pass, call, constant, rt, thunk
+
+_COMPARISONS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
 
 
 class _PredicateRewriter(ast.NodeTransformer):
@@ -31,7 +38,12 @@ class _PredicateRewriter(ast.NodeTransformer):
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
         if len(node.ops) == 1:
-            return node
+            operator = _COMPARISONS.get(type(node.ops[0]))
+            if operator is None:
+                return node
+            return ast.copy_location(
+                call(rt("compare"), node.left, constant(operator), node.comparators[0]), node
+            )
         operands = [node.left, *node.comparators]
         pairs = [
             ast.copy_location(ast.Compare(left=operands[i], ops=[op], comparators=[operands[i + 1]]), node)
