@@ -81,6 +81,7 @@ def while_stmt(cond_fn, body_fn, args: tuple, names: tuple[str, ...], site_id: i
         sites.check_loop_limit(site_id, count)
         test = cond_fn(*args)
     site = sites.get_site(site_id)
+    _check_supported(site)
     carried = _carry(args, names, site)
 
     def graph_cond(*values):
@@ -96,6 +97,13 @@ def while_stmt(cond_fn, body_fn, args: tuple, names: tuple[str, ...], site_id: i
     if not torch.compiler.is_dynamo_compiling():
         sites.mark_emitted(site_id, "while->while_loop")
     return tuple(result)
+
+
+def _check_supported(site: sites.Site) -> None:
+    if site.unsupported:
+        raise site.error(
+            f"this `{site.construct}` loop on a tensor value cannot become a graph loop: {site.unsupported}"
+        )
 
 
 def _in_loop_body(operator, *args):
@@ -162,6 +170,7 @@ def _range_bounds(bounds: tuple) -> tuple:
 
 def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, break_index):
     site = sites.get_site(site_id)
+    _check_supported(site)
     if is_symbolic(step) or step == 0:
         raise site.error("the step of a range() loop over a tensor/dynamic bound must be a Python int")
     carried = _carry(args, names, site)

@@ -1,0 +1,60 @@
+"""What cannot convert fails with NotDeployableError at the user's line, with a source window;
+branch coverage records what eager runs took; candidate inputs flip predicates."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+import torch
+
+from deploy.errors import NotDeployableError
+from deploy.rewriters import rewrite_module
+from deploy.rewriters.coverage import candidate_inputs, record_branches
+from tests.rewriters import error_models
+
+
+def _line_of(cls, text: str) -> int:
+    lines, first = inspect.getsourcelines(cls)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+@pytest.mark.parametrize(
+    ("cls", "marker", "words"),
+    [
+        (error_models.OneBranchTensor, "if x.sum() > 0", "initialise"),
+        (error_models.RaisesOnTensor, "if torch.isnan", "raise"),
+        (error_models.AppendInWhile, "while x.sum() < 10", "mutates"),
+        (error_models.DtypeChangeInLoop, "while x.sum() < 10", "dtype"),
+    ],
+)
+def test_unconvertible_constructs_name_the_user_line(cls, marker, words):
+    result = rewrite_module(cls(), (torch.randn(3),))
+    with pytest.raises(NotDeployableError) as caught:
+        torch.export.export(result.module, (torch.randn(3),), strict=False)
+    error = caught.value
+    assert error.file == inspect.getsourcefile(error_models)
+    assert error.line == _line_of(cls, marker)
+    assert words in error.message
+    assert ">" in error.detail and marker in error.detail
+
+
+def test_eager_runs_of_the_rewritten_module_match_the_original():
+    model = error_models.OneBranchTensor()
+    result = rewrite_module(model, (torch.ones(3),))
+    assert torch.equal(result.module(torch.ones(3)), model(torch.ones(3)))
+    assert result.module.forward is not model.forward  # the original keeps its eager forward
+
+
+def test_record_branches_and_candidates_cover_both_sides():
+    model = error_models.RaisesOnTensor()
+    result = rewrite_module(model)
+    example = (torch.ones(4),)
+    with record_branches() as taken:
+        for inputs in [example, *candidate_inputs(example)]:
+            result.module(*inputs)
+    ((site, branches),) = taken.branches.items()
+    assert site[1] == _line_of(error_models.RaisesOnTensor, "if torch.isnan")
+    assert branches == {"else"}  # no candidate makes a NaN: the raise path stays uncovered
+    negated = candidate_inputs(example)[0][0]
+    assert torch.equal(negated, -example[0])
