@@ -143,17 +143,40 @@ def _select(pred: torch.Tensor, then_fn, else_fn):
     return pytree.tree_unflatten(picked, then_spec)
 
 
+def _with_placeholders(own, other, names: tuple[str, ...]):
+    """A branch function whose generated result variables (``_deploy_return*``), when still None on
+    this path, take zeros shaped like the other branch's value. They are only read on paths that
+    assigned them (the returned flag guards them), so the placeholder never reaches the output."""
+    slots = [i for i, n in enumerate(names) if n.startswith("_deploy_return")]
+    if not slots:
+        return own
+
+    def branch():
+        out = list(own())
+        missing = [i for i in slots if out[i] is None or isinstance(out[i], Undefined)]
+        if missing:
+            theirs = other()
+            for i in missing:
+                if theirs[i] is not None and not isinstance(theirs[i], Undefined):
+                    out[i] = pytree.tree_map(
+                        lambda v: torch.zeros_like(v) if isinstance(v, torch.Tensor) else v, theirs[i]
+                    )
+        return tuple(out)
+
+    return branch
+
+
 def if_stmt(pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...], site_id: int) -> tuple:
     """``if pred: then else: else`` where the branches take and return the variables they assign."""
     if is_symbolic(pred):
         fresh = _fresh_args(args)
+        then_branch = _with_placeholders(lambda: then_fn(*fresh()), lambda: else_fn(*fresh()), names)
+        else_branch = _with_placeholders(lambda: else_fn(*fresh()), lambda: then_fn(*fresh()), names)
         if IN_LOOP_BODY and isinstance(pred, torch.Tensor):
-            selected = _select(as_predicate(pred), lambda: then_fn(*fresh()), lambda: else_fn(*fresh()))
+            selected = _select(as_predicate(pred), then_branch, else_branch)
             if selected is not None:
                 return selected
-        return emit_cond(
-            pred, lambda: then_fn(*fresh()), lambda: else_fn(*fresh()), site_id, names, "if->cond"
-        )
+        return emit_cond(pred, then_branch, else_branch, site_id, names, "if->cond")
     taken = bool(pred)
     if not is_tracing():
         sites.record_branch(site_id, "then" if taken else "else")

@@ -4,6 +4,7 @@ from deploy.rewriters.passes.base import Context, Pass, annotate
 from deploy.rewriters.passes.breaks import BreakContinueToFlags
 from deploy.rewriters.passes.calls import CallTreeCalls
 from deploy.rewriters.passes.conditionals import IfToCond, TernaryToCond
+from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
 from deploy.rewriters.passes.loops import ForRangeToLoop, WhileToLoop
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
@@ -11,6 +12,7 @@ from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
 
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
+    ReturnsInLoopsToFlags(),
     ReturnToElse(),
     BreakContinueToFlags(),
     CallTreeCalls(),

@@ -1,0 +1,132 @@
+"""Early exits from ModuleList loops, `while True` with a tensor break, tensor branches inside
+dynamic loops, tuple state, Python counters that become tensors inside a loop."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+SEQ = torch.export.Dim("seq", min=1, max=64)
+
+
+class WhileTrue(nn.Module):
+    def forward(self, x):
+        n = 0
+        while True:
+            x = x * 1.5
+            n += 1
+            if x.abs().sum() > 50:
+                break
+        return x, n
+
+
+class Alternating(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(4, 4) for _ in range(3))
+
+    def forward(self, x):
+        for i, layer in enumerate(self.layers):
+            if i % 2 == 0 and x.mean() > 0:
+                x = layer(x)
+            else:
+                x = torch.relu(layer(x))
+        return x
+
+
+class EarlyExitNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(4, 4) for _ in range(3))
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = torch.tanh(layer(x))
+            if x.abs().mean() < 0.3:
+                return x
+        return x * 10
+
+
+class LoopIfDifferent(nn.Module):
+    def forward(self, x):
+        h = torch.zeros(x.shape[0])
+        for t in range(x.shape[1]):
+            v = x[:, t]
+            if v.mean() > 0:
+                h = h + v
+            else:
+                h = h * 0.5
+        return h
+
+
+class TupleState(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.LSTMCell(3, 5)
+
+    def forward(self, x):
+        h = torch.zeros(x.shape[0], 5)
+        c = torch.zeros(x.shape[0], 5)
+        outs = []
+        for t in range(x.shape[1]):
+            h, c = self.cell(x[:, t], (h, c))
+            outs.append(h)
+        return torch.stack(outs, 1)
+
+
+class CountPositive(nn.Module):
+    def forward(self, x):
+        count = 0
+        for t in range(x.shape[0]):
+            if x[t] > 0:
+                count += 1
+        return torch.tensor(count)
+
+
+CASES = [
+    Case(
+        "while_true_break",
+        seeded(WhileTrue),
+        (torch.ones(3),),
+        [(torch.full((3,), 10.0),), (torch.full((3,), 0.1),)],
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "modulelist_index_and_tensor",
+        seeded(Alternating),
+        (torch.randn(2, 4),),
+        [(torch.full((2, 4), 2.0),), (torch.full((2, 4), -2.0),)],
+        constructs=("if->cond",),
+    ),
+    Case(
+        "early_exit_in_modulelist_loop",
+        seeded(EarlyExitNet),
+        (torch.randn(2, 4),),
+        [(torch.zeros(2, 4),), (torch.full((2, 4), 5.0),)],
+        constructs=("if->cond",),
+    ),
+    Case(
+        "tensor_if_in_dynamic_loop",
+        seeded(LoopIfDifferent),
+        (torch.randn(2, 5),),
+        [(torch.randn(2, 9),), (torch.randn(2, 1),), (torch.full((2, 3), -1.0),)],
+        ({1: SEQ},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "lstm_cell_tuple_state",
+        seeded(TupleState),
+        (torch.randn(2, 5, 3),),
+        [(torch.randn(2, 9, 3),), (torch.randn(2, 1, 3),)],
+        ({1: SEQ},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "python_counter_in_dynamic_loop",
+        seeded(CountPositive),
+        (torch.randn(6),),
+        [(torch.randn(9),), (torch.randn(1),), (torch.ones(4),)],
+        ({0: SEQ},),
+        constructs=("for->while_loop",),
+    ),
+]
