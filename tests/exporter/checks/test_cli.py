@@ -9,18 +9,18 @@ from .conftest import fixture, op_line
 
 
 def test_one_unsupported_op_exits_1_with_its_line():
-    result = run_deploy("check-ops", fixture("grid_sample"), "--target", "tflite", "--json")
+    result = run_deploy("check-ops", fixture("det"), "--target", "tflite", "--json")
     assert result.returncode == 1, result.stderr
     data = json.loads(result.stdout)
     assert data["target"] == "tflite" and data["ok"] is False
     bad = [row for row in data["ops"] if not row["supported"]]
-    assert [row["op"] for row in bad] == ["GridSample"]
-    assert bad[0]["where"][0].endswith(f"grid_sample.py:{op_line('grid_sample')}")
+    assert [row["op"] for row in bad] == ["Det"]
+    assert bad[0]["where"][0].endswith(f"det.py:{op_line('det')}")
     assert bad[0]["reason"] and bad[0]["suggestion"]
 
 
 def test_same_model_on_a_target_that_runs_it_exits_0():
-    result = run_deploy("check-ops", fixture("grid_sample"), "--target", "onnx", "--json")
+    result = run_deploy("check-ops", fixture("det"), "--target", "onnx", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["ok"] is True and all(row["supported"] for row in data["ops"])

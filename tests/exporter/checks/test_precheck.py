@@ -17,16 +17,16 @@ def test_onnx_precheck_on_the_exported_program():
 
 
 @pytest.fixture(scope="module")
-def grid_sample():
-    ep = exported_program(fixture("grid_sample"), {})
+def det_model():
+    ep = exported_program(fixture("det"), {})
     return ep, to_onnx(ep)
 
 
-def test_tflite_precheck_on_the_onnx_graph(grid_sample):
-    ep, model = grid_sample
+def test_tflite_precheck_on_the_onnx_graph(det_model):
+    ep, model = det_model
     onnx_report, tflite_report = precheck(["onnx", "tflite"], exported_program=ep, onnx_model=model)
     assert onnx_report.ok
-    assert list(unsupported(tflite_report)) == ["GridSample"]
+    assert list(unsupported(tflite_report)) == ["Det"]
 
 
 def test_precheck_without_a_graph_checks_nothing_it_cannot():
