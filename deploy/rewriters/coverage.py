@@ -19,7 +19,7 @@ import torch
 from deploy.rewriters import sites
 from deploy.rewriters.sites import LoopLimitExceeded
 
-__all__ = ["Coverage", "LoopLimitExceeded", "candidate_inputs", "record_branches"]
+__all__ = ["KINDS", "LABELS", "Coverage", "LoopLimitExceeded", "candidate_inputs", "record_branches"]
 
 
 @dataclass
@@ -84,19 +84,13 @@ def _transform(value: object, how: str) -> object:
 
 
 KINDS = ("negated", "scaled_up", "scaled_down", "zeros", "ones", "minus_ones", "shifted_up", "shifted_down")
+LABELS = (*KINDS, "random x0.5", "random x5")  # candidate_inputs()[i] is LABELS[i]
 
 
 def candidate_inputs(example_inputs: tuple) -> list[tuple]:
     """Inputs with the example's shapes and dtypes that are likely to flip tensor predicates."""
-    candidates = []
-    for how in KINDS:
-        candidate = tuple(_transform(v, how) for v in example_inputs)
-        if any(
-            isinstance(v, torch.Tensor) and not torch.equal(v, e)
-            for v, e in zip(candidate, example_inputs)
-            if isinstance(e, torch.Tensor)
-        ):
-            candidates.append(candidate)
+    # one candidate per KINDS entry, in order (callers label them by position), then two random ones
+    candidates = [tuple(_transform(v, how) for v in example_inputs) for how in KINDS]
     generator = torch.Generator().manual_seed(0)
     for scale in (0.5, 5.0):
         candidates.append(

@@ -71,10 +71,11 @@ def while_stmt(cond_fn, body_fn, args: tuple, names: tuple[str, ...], site_id: i
     """``while cond: body`` where cond/body take the loop-carried variables and body returns them."""
     count = 0
     test = cond_fn(*args)
+    tensor_valued = isinstance(test, torch.Tensor)
     while not is_symbolic(test):
         if not test:
             if not is_tracing():
-                sites.record_branch(site_id, _iterations_label(count))
+                sites.record_branch(site_id, _iterations_label(count), tensor_valued)
             return args
         args = tuple(body_fn(*args))
         count += 1
@@ -155,7 +156,8 @@ def for_range(
                 if flag:
                     break
         if not is_tracing():
-            sites.record_branch(site_id, _iterations_label(count))
+            tensor_valued = any(isinstance(b, torch.Tensor) for b in (start, stop, step))
+            sites.record_branch(site_id, _iterations_label(count), tensor_valued)
         return args, accumulators
     return _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, break_index)
 

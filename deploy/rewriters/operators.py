@@ -179,7 +179,7 @@ def if_stmt(pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...],
         return emit_cond(pred, then_branch, else_branch, site_id, names, "if->cond")
     taken = bool(pred)
     if not is_tracing():
-        sites.record_branch(site_id, "then" if taken else "else")
+        sites.record_branch(site_id, "then" if taken else "else", isinstance(pred, torch.Tensor))
     return then_fn(*args) if taken else else_fn(*args)
 
 
@@ -193,7 +193,7 @@ def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
         return emit_cond(pred, then_thunk, else_thunk, site_id, (), "ifexp->cond")
     taken = bool(pred)
     if not is_tracing():
-        sites.record_branch(site_id, "then" if taken else "else")
+        sites.record_branch(site_id, "then" if taken else "else", isinstance(pred, torch.Tensor))
     return then_thunk() if taken else else_thunk()
 
 

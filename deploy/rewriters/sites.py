@@ -105,6 +105,9 @@ def check_loop_limit(site_id: int, count: int) -> None:
         raise LoopLimitExceeded(f"{site.file}:{site.line}: loop still running after {count - 1} iterations")
 
 
-def record_branch(site_id: int, branch: str) -> None:
-    if _RECORDER is not None:
+def record_branch(site_id: int, branch: str, tensor_valued: bool) -> None:
+    """Record an eager decision at a site that is a graph op when exported: its predicate is a tensor
+    now, or torch.export already emitted a graph op there (a dynamic-size branch). Config flags and
+    static loops are never recorded, so coverage lists only branches the artifact contains."""
+    if _RECORDER is not None and (tensor_valued or _SITES[site_id].emitted):
         _RECORDER.append((site_id, branch))
