@@ -9,11 +9,12 @@ from rich.table import Table
 
 
 def human_bytes(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
+    """Decimal units (1 MB = 10^6 bytes), as file managers and the demo summary show them."""
+    for unit in ("B", "KB", "MB"):
+        if n < 1000:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n} B"
+        n /= 1000
+    return f"{n:.1f} GB"
 
 
 def print_export(console: Console, result: Any) -> None:

@@ -9,13 +9,14 @@ import argparse
 import json
 from pathlib import Path
 
-import deploy
+from deploy import api
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("out_dir", type=Path)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--threads", type=int, default=1, help="CPU threads for every runtime (same for all)")
     args = parser.parse_args()
     report = json.loads((args.out_dir / "report.json").read_text())
     model_path = report["model"]["path"]
@@ -30,8 +31,8 @@ def main() -> None:
             f"{parity.get('cases', 0)} input sets, max rel err {parity.get('max_rel', float('nan')):.2e}"
         )
     targets = [t for t, a in report["artifacts"].items() if a["ok"] and t in ("onnx", "tflite")]
-    table = deploy.api.bench_compare(
-        model_path, runs=args.runs, warmup=5, out=args.out_dir, targets=targets, reuse=True, threads=None
+    table = api.bench_compare(
+        model_path, runs=args.runs, warmup=5, out=args.out_dir, targets=targets, reuse=True, threads=args.threads
     )
     eager = table["results"][0]["p50_ms"]
     for row in table["results"]:
@@ -41,7 +42,10 @@ def main() -> None:
             f"latency    {name:36s} p50 {row['p50_ms']:8.2f} ms  p90 {row['p90_ms']:8.2f} ms  "
             f"first {row['first_ms']:8.2f} ms  ({eager / row['p50_ms']:.2f}x vs eager)"
         )
-    print(f"(this CPU, runs alternating, {args.runs} runs each; report: {args.out_dir / 'report.json'})")
+    print(
+        f"(this CPU, {args.threads} thread(s) each, runs alternating, {args.runs} runs each; "
+        f"report: {args.out_dir / 'report.json'})"
+    )
 
 
 if __name__ == "__main__":
