@@ -22,8 +22,10 @@ def main() -> None:
     model_path = report["model"]["path"]
     print(f"\nmodel      {report['model']['name']} ({model_path})")
     for rewrite in report.get("rewrites", []):
-        print(f"rewrite    {rewrite['kind']} at {Path(rewrite['file']).name}:{rewrite['line']}  {rewrite.get('what', '')}")
-    for target, art in report["artifacts"].items():
+        print(
+            f"rewrite    {rewrite['kind']} at {Path(rewrite['file']).name}:{rewrite['line']}  {rewrite.get('what', '')}"
+        )
+    for art in report["artifacts"].values():
         parity = art["parity"] or {}
         state = "ok" if art["ok"] else "FAILED"
         print(
@@ -32,12 +34,21 @@ def main() -> None:
         )
     targets = [t for t, a in report["artifacts"].items() if a["ok"] and t in ("onnx", "tflite")]
     table = api.bench_compare(
-        model_path, runs=args.runs, warmup=5, out=args.out_dir, targets=targets, reuse=True, threads=args.threads
+        model_path,
+        runs=args.runs,
+        warmup=5,
+        out=args.out_dir,
+        targets=targets,
+        reuse=True,
+        threads=args.threads,
     )
     eager = table["results"][0]["p50_ms"]
     for row in table["results"]:
-        name = {"eager": "eager PyTorch (dynamic graph)", "onnx": "ONNX in onnxruntime (static)",
-                "tflite": "TFLite in ai-edge-litert (static)"}.get(row["label"], row["label"])
+        name = {
+            "eager": "eager PyTorch (dynamic graph)",
+            "onnx": "ONNX in onnxruntime (static)",
+            "tflite": "TFLite in ai-edge-litert (static)",
+        }.get(row["label"], row["label"])
         print(
             f"latency    {name:36s} p50 {row['p50_ms']:8.2f} ms  p90 {row['p90_ms']:8.2f} ms  "
             f"first {row['first_ms']:8.2f} ms  ({eager / row['p50_ms']:.2f}x vs eager)"
