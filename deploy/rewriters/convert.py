@@ -86,7 +86,16 @@ def _parse(fn: types.FunctionType) -> tuple[ast.FunctionDef, Context]:
         raise TypeError("not a def")
     func.decorator_list = []
     ast.increment_lineno(tree, first_line - 1)
+    for node in ast.walk(func):  # what each site prints, taken before any pass rewrites the tests
+        if isinstance(node, (ast.If, ast.While, ast.IfExp)):
+            node._deploy_what = _short(ast.unparse(node.test))
+        elif isinstance(node, ast.For):
+            node._deploy_what = _short(f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}")
     return func, Context(file=file, first_line=first_line, lines=[line.rstrip("\n") for line in lines])
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _convert(fn: types.FunctionType) -> types.FunctionType:

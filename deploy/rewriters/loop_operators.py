@@ -212,8 +212,17 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
 def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
     indices = torch.arange(start, stop, step, dtype=torch.int64)
 
+    # scan needs at least one carried value; a loop that only appends gets a dummy one
+    dummy = not carried
+    if dummy:
+        carried = (torch.zeros(()),)
+
     def combine(carry, index):
-        new_values, appended = body_fn(index, *fresh_copies(tuple(carry)))
+        if dummy:
+            new_values, appended = body_fn(index)
+            new_values = (carry[0].clone(),)
+        else:
+            new_values, appended = body_fn(index, *fresh_copies(tuple(carry)))
         ys = []
         for value in appended:
             value = as_tensor_value(value)
@@ -229,7 +238,7 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
     if not torch.compiler.is_dynamo_compiling():
         sites.mark_emitted(site.id, "for->scan")
     lists = tuple(StackedList(acc, ys) for acc, ys in zip(accumulators, stacked))
-    return tuple(final), lists
+    return (() if dummy else tuple(final)), lists
 
 
 def getitem(obj: object, index: object) -> object:

@@ -261,6 +261,13 @@ def float_(value: object = 0.0) -> object:
     return float(value)
 
 
+def len_(value: object) -> object:
+    """``len(t)`` of a tensor is its (possibly dynamic) first size, not a specialised int."""
+    if is_tracing() and isinstance(value, torch.Tensor) and value.dim() > 0:
+        return value.shape[0]
+    return len(value)
+
+
 def item(value: object) -> object:
     """``t.item()``: while exporting, the 0-d tensor itself, so predicates on it stay in the graph."""
     if is_tracing() and isinstance(value, torch.Tensor) and value.numel() == 1:

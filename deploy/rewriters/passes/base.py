@@ -13,6 +13,14 @@ from deploy.rewriters.analysis import _live_before_stmt, _target_names, assigned
 
 RUNTIME = "_deploy_rt"  # the name the generated code uses for deploy.rewriters.runtime
 
+# Generated helpers (branch/body functions, value temporaries): never branch outputs or loop state.
+_HELPER_PREFIXES = ("_deploy_then_", "_deploy_else_", "_deploy_body_", "_deploy_cond_", "_deploy_value_")
+
+
+def state_names(names: set[str]) -> list[str]:
+    """The variables among ``names`` a converted construct must pass in and out (sorted)."""
+    return sorted(n for n in names if not n.startswith(_HELPER_PREFIXES))
+
 
 @dataclass
 class Context:
@@ -35,6 +43,10 @@ class Context:
         site = sites.new_site(construct, self.file, line, what, window, unsupported)
         self.site_ids.append(site.id)
         return site.id
+
+    def describe(self, node: ast.AST, fallback: ast.AST) -> str:
+        """The user's source of a construct's test/header (recorded before any pass ran)."""
+        return getattr(node, "_deploy_what", None) or self.source_of(fallback)
 
     def source_of(self, node: ast.AST) -> str:
         text = ast.unparse(node)

@@ -3,7 +3,7 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
 
 - ``helper(x)`` / ``self.method(x)`` -> ``_deploy_rt.call(helper, x)``: converts a user function
   or method on first use (AutoGraph's converted_call); library functions run untouched.
-- ``bool(t)``, ``int(t)``, ``float(t)`` -> runtime versions that keep tensors / symbolic sizes
+- ``bool(t)``, ``int(t)``, ``float(t)``, ``len(t)`` -> runtime versions that keep tensors / symbolic sizes
   symbolic while exporting and give the Python value otherwise.
 - ``torch.stack(xs)`` / ``torch.cat(xs)`` -> runtime versions that also accept the stacked list a
   converted loop leaves in ``xs``.
@@ -16,7 +16,7 @@ import builtins
 
 from deploy.rewriters.passes.base import Context, Pass, rt
 
-_CASTS = {"bool": "bool_", "int": "int_", "float": "float_"}
+_CASTS = {"bool": "bool_", "int": "int_", "float": "float_", "len": "len_"}
 _STACKERS = {"stack", "cat", "concat", "concatenate"}
 _BUILTINS = set(dir(builtins))
 

@@ -29,6 +29,7 @@ from deploy.rewriters.passes.base import (
     names_tuple,
     rt,
     safe_loads,
+    state_names,
     thunk,
 )
 
@@ -72,12 +73,12 @@ class IfToCond(Pass):
 
     def _rewrite(self, node: ast.If, ctx: Context) -> list[ast.stmt]:
         reason = unsupported_reason(node.body + node.orelse)
-        site = ctx.new_site("if", node, ctx.source_of(node.test), reason)
+        site = ctx.new_site("if", node, ctx.describe(node, node.test), reason)
         if has_node(node.body + node.orelse, (ast.Return, ast.Break, ast.Continue)):
             # must stay a real `if`: guard its test so a tensor predicate fails clearly
             node.test = ast.copy_location(call(rt("python_predicate"), node.test, constant(site)), node.test)
             return [node]
-        params = sorted(assigned_names(node.body + node.orelse))
+        params = state_names(assigned_names(node.body + node.orelse))
         outputs = [p for p in params if p in getattr(node, "_live_after", set(params))]
         then_name, else_name = ctx.fresh("then"), ctx.fresh("else")
         returned = [ast.copy_location(ast.Return(names_tuple(outputs)), node)]
@@ -103,7 +104,7 @@ class _TernaryRewriter(ast.NodeTransformer):
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
         self.generic_visit(node)
-        site = self.ctx.new_site("ifexp", node, self.ctx.source_of(node.test))
+        site = self.ctx.new_site("ifexp", node, self.ctx.describe(node, node.test))
         dispatch = call(rt("if_expr"), node.test, thunk(node.body), thunk(node.orelse), constant(site))
         return ast.copy_location(dispatch, node)
 

@@ -38,8 +38,12 @@ def _assign(target: str, value: ast.expr, like: ast.AST) -> ast.stmt:
     return ast.copy_location(ast.Assign([name(target, True)], value), like)
 
 
-def _unless(flag: str, stmts: list[ast.stmt]) -> ast.If:
-    return ast.copy_location(ast.If(test=ast.UnaryOp(ast.Not(), name(flag)), body=stmts, orelse=[]), stmts[0])
+def _unless(flag: str, stmts: list[ast.stmt], why: str) -> ast.If:
+    guard = ast.copy_location(
+        ast.If(test=ast.UnaryOp(ast.Not(), name(flag)), body=stmts, orelse=[]), stmts[0]
+    )
+    guard._deploy_what = why
+    return guard
 
 
 def _guard(stmts: list[ast.stmt], flag: str, result: str) -> list[ast.stmt]:
@@ -56,7 +60,9 @@ def _guard(stmts: list[ast.stmt], flag: str, result: str) -> list[ast.stmt]:
             stmt.body = _guard(stmt.body, flag, result)
             stmt.orelse = _guard(stmt.orelse, flag, result)
         elif isinstance(stmt, _LOOPS):
-            stmt.body = [_unless(flag, _guard(stmt.body, flag, result))]
+            stmt.body = [
+                _unless(flag, _guard(stmt.body, flag, result), "skip the iteration after an early `return`")
+            ]
             if isinstance(stmt, ast.While):
                 stmt.test = ast.copy_location(
                     ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), name(flag)), stmt.test]), stmt.test
@@ -66,7 +72,7 @@ def _guard(stmts: list[ast.stmt], flag: str, result: str) -> list[ast.stmt]:
         out.append(stmt)
         rest = stmts[index + 1 :]
         if rest:
-            out.append(_unless(flag, _guard(rest, flag, result)))
+            out.append(_unless(flag, _guard(rest, flag, result), "skip the rest after an early `return`"))
         return out
     return out
 

@@ -35,6 +35,7 @@ from deploy.rewriters.passes.base import (
     names_tuple,
     rt,
     safe_loads,
+    state_names,
 )
 from deploy.rewriters.passes.breaks import is_range_loop
 from deploy.rewriters.passes.conditionals import unsupported_reason
@@ -84,10 +85,10 @@ class WhileToLoop(Pass):
         map_blocks(func, lambda stmt: self._rewrite(stmt, ctx) if isinstance(stmt, ast.While) else None)
 
     def _rewrite(self, loop: ast.While, ctx: Context) -> list[ast.stmt]:
-        site = ctx.new_site("while", loop, ctx.source_of(loop.test), unsupported_reason(loop.body))
+        site = ctx.new_site("while", loop, ctx.describe(loop, loop.test), unsupported_reason(loop.body))
         if loop.orelse or _keep_python(loop):
             return _guard_python(loop, site)
-        carried = sorted(assigned_names(loop.body) & loop_head_live(loop))
+        carried = state_names(assigned_names(loop.body) & loop_head_live(loop))
         cond_name, body_name = ctx.fresh("cond"), ctx.fresh("body")
         cond_def = function_def(cond_name, carried, [ast.copy_location(ast.Return(loop.test), loop)], loop)
         returned = ast.copy_location(ast.Return(names_tuple(carried)), loop)
@@ -108,7 +109,7 @@ class ForRangeToLoop(Pass):
         map_blocks(func, lambda stmt: self._rewrite(stmt, ctx) if is_range_loop(stmt) else None)
 
     def _rewrite(self, loop: ast.For, ctx: Context) -> list[ast.stmt]:
-        header = f"for {loop.target.id} in {ctx.source_of(loop.iter)}"
+        header = getattr(loop, "_deploy_what", None) or f"for {loop.target.id} in {ctx.source_of(loop.iter)}"
         accumulators = _accumulators(loop.body)
         acc_indices = {i for i, _, _ in accumulators}
         rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
@@ -126,7 +127,7 @@ class ForRangeToLoop(Pass):
         flag = getattr(loop, "_break_flag", None)
         if flag:
             carried.add(flag)
-        carried = sorted(carried - {counter})
+        carried = state_names(carried - {counter})
         body_name = ctx.fresh("body")
         returned = ast.Return(ast.Tuple([names_tuple(carried), names_tuple(appended)], ast.Load()))
         body_def = function_def(

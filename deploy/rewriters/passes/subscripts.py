@@ -1,4 +1,5 @@
-"""LoopIndexSubscripts: inside a `for t in range(...)` body, ``x[..., t, ...]`` becomes
+"""LoopIndexSubscripts: inside a `for t in range(...)` or `while` body, ``x[..., t, ...]`` (t the
+counter or any variable the body assigns) becomes
 ``_deploy_rt.getitem(x, (..., t, ...))`` (an index_select while exporting, where ``t`` is the
 while_loop's 0-d counter), and inside any `if`/loop body ``x[i] = v`` becomes
 ``x = _deploy_rt.setitem(x, i, v)`` (in place eagerly, functional inside a graph op, whose
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from deploy.rewriters.analysis import assigned_names
 from deploy.rewriters.passes.base import Context, Pass, call, name, rt
 from deploy.rewriters.passes.breaks import is_range_loop
 
@@ -72,7 +74,12 @@ class LoopIndexSubscripts(Pass):
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
         for node in ast.walk(func):
             if is_range_loop(node):
-                rewriter = _LoopIndexRewriter({node.target.id})
-                node.body = [rewriter.visit(stmt) for stmt in node.body]
+                counters = {node.target.id} | assigned_names(node.body)
+            elif isinstance(node, ast.While):
+                counters = assigned_names(node.body)  # `while i < n: ... x[i]` with i carried
+            else:
+                continue
+            rewriter = _LoopIndexRewriter(counters)
+            node.body = [rewriter.visit(stmt) for stmt in node.body]
         stores = _StoreRewriter()
         func.body = [stores.visit(stmt) for stmt in func.body]

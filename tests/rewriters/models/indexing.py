@@ -1,0 +1,104 @@
+"""Indexing with loop state (`while i < n: x[i]`), len() of a dynamic tensor, numel branches,
+elif chains inside while bodies, and loops that only append."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+SEQ = torch.export.Dim("seq", min=1, max=64)
+
+
+class WhileIndex(nn.Module):
+    def forward(self, x):
+        i = 0
+        acc = torch.zeros(x.shape[1])
+        while i < x.shape[0]:
+            acc = acc + x[i]
+            i += 1
+        return acc
+
+
+class LenLoop(nn.Module):
+    def forward(self, x):
+        total = torch.zeros(x.shape[1])
+        for i in range(len(x)):
+            row = x[i]
+            total = total + row * (i + 1)
+        return total
+
+
+class NumelBranch(nn.Module):
+    def forward(self, x):
+        if x.numel() > 20:
+            return x.sum(0)
+        return x.mean(0)
+
+
+class ThresholdCount(nn.Module):
+    """A while loop with a tensor count and an `elif` chain in its body."""
+
+    def forward(self, x):
+        steps = torch.zeros((), dtype=torch.long)
+        while x.max() > 1.0:
+            if x.mean() > 2.0:
+                x = x / 4
+            elif x.mean() > 1.0:
+                x = x / 2
+            else:
+                x = x * 0.9
+            steps += 1
+        return x, steps
+
+
+class SegmentSum(nn.Module):
+    """Only appends inside a dynamic loop, then torch.cat along the default dim."""
+
+    def forward(self, x):
+        parts = []
+        for t in range(x.shape[0]):
+            parts.append(x[t : t + 1] * (t + 1))
+        return torch.cat(parts)
+
+
+CASES = [
+    Case(
+        "while_python_counter_index",
+        seeded(WhileIndex),
+        (torch.randn(4, 3),),
+        [(torch.randn(1, 3),), (torch.randn(9, 3),)],
+        ({0: SEQ},),
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "range_len_dynamic",
+        seeded(LenLoop),
+        (torch.randn(4, 3),),
+        [(torch.randn(1, 3),), (torch.randn(9, 3),)],
+        ({0: SEQ},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "numel_branch_dynamic",
+        seeded(NumelBranch),
+        (torch.randn(4, 3),),
+        [(torch.randn(1, 3),), (torch.randn(9, 3),)],
+        ({0: SEQ},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "elif_inside_while",
+        seeded(ThresholdCount),
+        (torch.randn(5),),
+        [(torch.full((5,), 10.0),), (torch.full((5,), 1.5),), (torch.full((5,), 0.5),)],
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "append_only_loop_cat",
+        seeded(SegmentSum),
+        (torch.randn(4, 3),),
+        [(torch.randn(1, 3),), (torch.randn(9, 3),)],
+        ({0: SEQ},),
+        constructs=("for->scan",),
+    ),
+]
