@@ -175,6 +175,15 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
     _check_supported(site)
     if is_symbolic(step) or step == 0:
         raise site.error("the step of a range() loop over a tensor/dynamic bound must be a Python int")
+    if any(v is None or isinstance(v, Undefined) for v in args) and break_index < 0:
+        # `h = None; for t in range(n): h = cell(x[:, t], h)`: peel the first iteration so every
+        # loop variable has a tensor value; a dynamic trip count must then be at least 1.
+        if isinstance(stop, torch.SymInt) and isinstance(start, int):
+            torch._check(stop > start if step > 0 else stop < start)
+        args, appended = body_fn(start, *args)
+        for acc, value in zip(accumulators, appended):
+            acc.append(value)
+        start = start + step
     carried = _carry(args, names, site)
     if isinstance(stop, torch.SymInt) and free_unbacked_symbols(
         stop
@@ -210,26 +219,30 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
 
 
 def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
-    indices = torch.arange(start, stop, step, dtype=torch.int64)
-
-    # scan needs at least one carried value; a loop that only appends gets a dummy one
-    dummy = not carried
+    # dynamo assumes a scanned dim of a new size (n - 1 for range(1, n)) is >= 2, which violates a
+    # dynamic dim whose minimum is 1; so a range starting at k > 0 scans from 0 and the first k
+    # iterations leave the carried values untouched and their outputs are sliced off afterwards.
+    skip = start if step == 1 and isinstance(start, int) and start > 0 else 0
+    indices = torch.arange(0 if skip else start, stop, step, dtype=torch.int64)
+    dummy = not carried  # scan needs at least one carried value
     if dummy:
         carried = (torch.zeros(()),)
 
     def combine(carry, index):
-        if dummy:
-            new_values, appended = body_fn(index)
-            new_values = (carry[0].clone(),)
-        else:
-            new_values, appended = body_fn(index, *fresh_copies(tuple(carry)))
+        values = () if dummy else fresh_copies(tuple(carry))
+        new_values, appended = body_fn(index, *values)
+        new_values = (carry[0].clone(),) if dummy else _clone_all(new_values)
+        if skip:
+            new_values = tuple(
+                operators._where(index < skip, old, new) for old, new in zip(carry, new_values)
+            )
         ys = []
         for value in appended:
             value = as_tensor_value(value)
             if not isinstance(value, torch.Tensor):
                 raise site.error("a converted loop can only append tensors to a list")
             ys.append(value.clone())
-        return list(_clone_all(new_values)), ys
+        return list(new_values), ys
 
     try:
         final, stacked = _in_loop_body(scan, combine, list(carried), indices)
@@ -237,6 +250,9 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
         raise _loop_error(site, exc, names) from exc
     if not torch.compiler.is_dynamo_compiling():
         sites.mark_emitted(site.id, "for->scan")
+    if skip:
+        with torch.fx.experimental._config.patch(backed_size_oblivious=True):
+            stacked = [ys[skip:] for ys in stacked]
     lists = tuple(StackedList(acc, ys) for acc, ys in zip(accumulators, stacked))
     return (() if dummy else tuple(final)), lists
 

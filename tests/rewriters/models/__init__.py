@@ -4,6 +4,15 @@ Every module here defines ``CASES``: ``Case(name, model, example, verify, dynami
 ``verify`` holds inputs that together take every path of the model's control flow.
 """
 
-from tests.rewriters.models import branches, calls, exits, extra, indexing, loops, shapes
+from tests.rewriters.models import branches, calls, exits, extra, indexing, loops, shapes, state
 
-CASES = branches.CASES + loops.CASES + calls.CASES + shapes.CASES + extra.CASES + exits.CASES + indexing.CASES
+CASES = (
+    branches.CASES
+    + loops.CASES
+    + calls.CASES
+    + shapes.CASES
+    + extra.CASES
+    + exits.CASES
+    + indexing.CASES
+    + state.CASES
+)
