@@ -90,14 +90,14 @@ def _ms(value: float | None) -> str:
 def print_compare(console: Console, results: dict) -> None:
     table = Table(title=f"dynamic (eager) vs static (exported) on {results.get('device', 'local')}")
     for column in (
+        "entry",
         "runtime",
-        "artifact",
         "p50 ms",
         "p90 ms",
         "first ms",
         "init ms",
-        "peak RSS MB",
-        "vs eager",
+        "memory added MB",
+        "speed-up",
     ):
         table.add_column(column)
     rows = results["results"]
@@ -108,7 +108,7 @@ def print_compare(console: Console, results: dict) -> None:
         rss = f"{added:.0f}" if added is not None else "-"
         table.add_row(
             row["label"],
-            row["artifact"],
+            row["runtime"],
             f"{row['p50_ms']:.3f}",
             f"{row['p90_ms']:.3f}",
             f"{row['first_ms']:.2f}",
@@ -117,6 +117,11 @@ def print_compare(console: Console, results: dict) -> None:
             ratio,
         )
     console.print(table)
+    console.print(
+        "memory added: peak resident memory above the process baseline while the entry loads and runs; "
+        "speed-up: eager p50 / entry p50",
+        highlight=False,
+    )
     if results.get("chart"):
         console.print(f"chart: {results['chart']}", highlight=False)
     for note in results.get("notes", []):

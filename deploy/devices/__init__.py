@@ -7,6 +7,8 @@ lists what is reachable now. Device modules are imported lazily.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 
 from deploy.devices.base import Device
 from deploy.devices.result import BenchResult, DeviceInfo
@@ -41,3 +43,17 @@ def list_devices() -> list[dict]:
 
 
 __all__ = ["Device", "DeviceInfo", "BenchResult", "get_device", "list_devices"]
+
+
+class _CallablePackage(types.ModuleType):
+    """``deploy.devices`` is both this subpackage and the API call ``deploy.devices()``.
+
+    Once the subpackage is imported it shadows the lazy API name on ``deploy``, so calling the
+    package lists the devices, exactly as ``deploy.api.devices()`` does.
+    """
+
+    def __call__(self) -> list[dict]:
+        return list_devices()
+
+
+sys.modules[__name__].__class__ = _CallablePackage
