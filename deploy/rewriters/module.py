@@ -5,6 +5,7 @@ structural copy of the module tree that shares every parameter and buffer with t
 from __future__ import annotations
 
 import copy
+import inspect
 import types
 from dataclasses import dataclass, field
 
@@ -61,6 +62,9 @@ def rewrite_module(
     site_ids: list[int] = []
     for submodule in clone.modules():
         forward = getattr(type(submodule), "forward", None)
+        # a decorated forward (@torch.no_grad(), functools.wraps) is converted undecorated: the
+        # decorators that matter for export (no_grad, eval) are what freezing already applies
+        forward = inspect.unwrap(forward) if callable(forward) else forward
         if not is_user_function(forward):
             continue
         converted = convert_function(forward)

@@ -57,6 +57,28 @@ def _explain(exc: BaseException) -> str:
     return text[0][:300] if text else type(exc).__name__
 
 
+_KNOWN_CAUSES = (
+    ("same pytree structure", "the branches give values of different structure (a tuple on one path?)"),
+    ("expected both a and b to be FakeTensor", "a value is a tensor on one path and not on the other"),
+    ("Constants returned from branches must be ints", "a value is a tensor on one path and not on the other"),
+    ("same dtype", "the branches give tensors of different dtypes"),
+)
+
+
+def _friendly(exc: BaseException) -> str:
+    text = str(exc)
+    for needle, meaning in _KNOWN_CAUSES:
+        if needle in text:
+            return meaning
+    return _explain(exc).rstrip(".")
+
+
+def _user_name(name: str) -> str:
+    if name.startswith("_deploy_return_"):
+        return "the returned value"
+    return "" if name.startswith("_deploy_") else name
+
+
 def _nested_deploy_error(exc: BaseException) -> NotDeployableError | None:
     while exc is not None:
         if isinstance(exc, NotDeployableError):
@@ -84,11 +106,12 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
         nested = _nested_deploy_error(exc)
         if nested is not None:
             raise nested from exc
-        assigned = f" ({', '.join(names)})" if names else ""
+        shown = [_user_name(n) for n in names if _user_name(n)]
+        assigned = f" ({', '.join(shown)})" if shown else ""
         raise site.error(
-            f"cannot turn this `{site.construct}` on a tensor value into torch.cond: {_explain(exc)}. "
-            f"Both branches must give the variables used afterwards{assigned} tensors of the same dtype "
-            "and rank (initialise a variable before the `if` when only one branch assigns it)."
+            f"cannot turn this `{site.construct}` on a tensor value into torch.cond: {_friendly(exc)}. "
+            f"Both branches must leave the values used afterwards{assigned} as tensors of the same dtype, "
+            "rank and structure; give a variable assigned in only one branch a value before the `if`."
         ) from exc
     if not torch.compiler.is_dynamo_compiling():
         sites.mark_emitted(site_id, kind)

@@ -35,3 +35,10 @@ class DtypeChangeInLoop(nn.Module):
             x = x + 1
             count = count + 0.5
         return x, count
+
+
+class DifferentStructures(nn.Module):
+    def forward(self, x):
+        if x.mean() > 0:
+            return x, x.sum()
+        return x

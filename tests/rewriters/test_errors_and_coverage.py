@@ -22,7 +22,8 @@ def _line_of(cls, text: str) -> int:
 @pytest.mark.parametrize(
     ("cls", "marker", "words"),
     [
-        (error_models.OneBranchTensor, "if x.sum() > 0", "initialise"),
+        (error_models.OneBranchTensor, "if x.sum() > 0", "assigned in only one branch"),
+        (error_models.DifferentStructures, "if x.mean() > 0", "different structure"),
         (error_models.RaisesOnTensor, "if torch.isnan", "raise"),
         (error_models.AppendInWhile, "while x.sum() < 10", "mutates"),
         (error_models.DtypeChangeInLoop, "while x.sum() < 10", "dtype"),

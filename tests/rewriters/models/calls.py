@@ -85,6 +85,22 @@ class Configurable(nn.Module):
         return x
 
 
+class DecoratedForward(nn.Module):
+    """A decorated forward and a staticmethod helper, both with tensor branches."""
+
+    @staticmethod
+    def _act(v):
+        if v.mean() > 0:
+            return v.relu()
+        return v.sigmoid()
+
+    @torch.no_grad()
+    def forward(self, x):
+        if x.sum() > 0:
+            return self._act(x) * 2
+        return x - 1
+
+
 CASES = [
     Case(
         "helper_function",
@@ -112,6 +128,13 @@ CASES = [
         seeded(Configurable),
         (torch.randn(2, 8),),
         [(torch.full((2, 8), 2.0),), (torch.full((2, 8), -2.0),)],
+        constructs=("if->cond",),
+    ),
+    Case(
+        "decorated_forward_staticmethod",
+        seeded(DecoratedForward),
+        (torch.randn(3),),
+        [(torch.ones(3),), (-torch.ones(3),), (torch.tensor([2.0, -0.5, -0.5]),)],
         constructs=("if->cond",),
     ),
 ]
