@@ -96,3 +96,27 @@ def test_help_lists_the_commands():
     assert proc.returncode == 0
     for command in ("export", "check-ops", "bench", "devices"):
         assert command in proc.stdout
+
+
+def test_bench_compare_prints_the_dynamic_vs_static_table(tmp_path, write_model):
+    path = write_model(
+        """
+        import torch
+        def model():
+            return torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Tanh())
+        def example_inputs():
+            return (torch.randn(2, 8),)
+        """
+    )
+    proc = run_deploy(
+        "bench", path, "--compare", "--runs", "3", "--warmup", "1", "--threads", "1", cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    for text in ("eager", "onnxruntime", "ai-edge-litert", "p50 ms", "speed-up"):
+        assert text in proc.stdout
+
+
+def test_devices_json_lists_this_host():
+    proc = run_deploy("devices", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert any(d["kind"] == "local" and d.get("cores") for d in json.loads(proc.stdout))

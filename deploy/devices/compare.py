@@ -2,8 +2,8 @@
 
 All entries are loaded first (init timed per entry), each gets its first run, warm-up rounds,
 then ``runs`` rounds in which every entry runs once, in a rotating order, so that drift in clock
-speed or temperature hits all of them alike. ``render_table`` and ``write_chart`` (matplotlib,
-optional) show p50/p90 latency, first-run latency, init and memory side by side.
+speed or temperature hits all of them alike. ``write_chart`` (matplotlib, optional) draws p50/p90
+latency, first-run latency and memory side by side; the CLI prints the same as a table.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-from rich.table import Table
 
 from deploy.atomic import atomic_path
 from deploy.devices.local import LocalBenchResult, TimedSession, check_counts
@@ -61,44 +60,6 @@ def compare(
         result.notes.append(PEAK_NOTE)
         results.append(result)
     return results
-
-
-def _fmt(value: float | None, digits: int) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
-def render_table(
-    results: Sequence[BenchResult], title: str = "dynamic (eager) vs static (exported)"
-) -> Table:
-    """One row per entry: p50, p90, first run, init, peak RSS, memory added, and speed vs the first row."""
-    table = Table(title=title)
-    for column in (
-        "entry",
-        "runtime",
-        "p50 ms",
-        "p90 ms",
-        "first ms",
-        "init ms",
-        "peak RSS MB",
-        "added MB",
-        "vs first",
-    ):
-        table.add_column(column, justify="left" if column in ("entry", "runtime") else "right")
-    baseline = results[0].p50_ms if results else None
-    for result in results:
-        ratio = f"{baseline / result.p50_ms:.2f}x" if baseline and result.p50_ms else "-"
-        table.add_row(
-            result.artifact,
-            result.runtime,
-            _fmt(result.p50_ms, 3),
-            _fmt(result.p90_ms, 3),
-            _fmt(result.first_ms, 2),
-            _fmt(result.init_ms, 1),
-            _fmt(result.peak_rss_mb, 0),
-            _fmt(getattr(result, "peak_added_mb", None), 1),
-            ratio,
-        )
-    return table
 
 
 def write_chart(results: Sequence[BenchResult], path: str | Path) -> Path | None:

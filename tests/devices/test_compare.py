@@ -6,9 +6,8 @@ import sys
 
 import numpy as np
 import pytest
-from rich.console import Console
 
-from deploy.devices.compare import compare, render_table, write_chart
+from deploy.devices.compare import compare, write_chart
 from deploy.errors import InputError
 from deploy.runtimes import load
 from deploy.runtimes.base import TensorSpec
@@ -43,10 +42,7 @@ def test_compare_real_onnx_against_numpy(models):
     entries = {"numpy": lambda: LoggingSession("numpy", []), "onnx": lambda: load(models["onnx"], threads=1)}
     results = compare(entries, runs=5, warmup=1, threads=1, inputs_for={"onnx": inputs})
     assert results[1].runtime == "onnxruntime" and results[1].p50_ms > 0
-    console = Console(record=True, width=160)
-    console.print(render_table(results))
-    text = console.export_text()
-    assert "numpy" in text and "onnxruntime" in text and "p90 ms" in text
+    assert results[0].runtime == "numpy" and results[0].p90_ms >= results[0].p50_ms
 
 
 def test_nothing_to_compare_is_an_input_error():
