@@ -2,6 +2,10 @@
 bare name or a ``self.`` attribute in converted code goes through here; user functions and
 methods run converted, everything else (torch, builtins, modules) runs as is. Submodules'
 ``forward``s are converted up front by rewrite_module, so a module call needs nothing here.
+
+Inside a graph op's body torch traces this code with dynamo, which cannot follow the file-system
+checks of ``is_user_function`` or compile new code; there only functions converted earlier (the
+converter converts the callees it can resolve ahead of time) run converted.
 """
 
 from __future__ import annotations
@@ -10,15 +14,18 @@ import types
 
 import torch
 
-from deploy.rewriters.convert import convert_function, is_user_function
+from deploy.rewriters.convert import cached_conversion, convert_function, is_user_function
 
 
 def call(fn, *args, **kwargs):
     """Call ``fn``, converted first when it is user code."""
     if isinstance(fn, torch.nn.Module):
         return fn(*args, **kwargs)
-    if isinstance(fn, types.MethodType) and is_user_function(fn.__func__):
-        return convert_function(fn.__func__)(fn.__self__, *args, **kwargs)
-    if is_user_function(fn):
-        return convert_function(fn)(*args, **kwargs)
-    return fn(*args, **kwargs)
+    bound = isinstance(fn, types.MethodType)
+    target = fn.__func__ if bound else fn
+    converted = cached_conversion(target)
+    if converted is None:
+        if torch.compiler.is_dynamo_compiling() or not is_user_function(target):
+            return fn(*args, **kwargs)
+        converted = convert_function(target)
+    return converted(fn.__self__, *args, **kwargs) if bound else converted(*args, **kwargs)

@@ -49,6 +49,14 @@ def is_user_function(fn: object) -> bool:
     return not path.startswith(_LIBRARY_ROOTS) and not fn.__code__.co_filename.startswith("<")
 
 
+def cached_conversion(fn: object) -> types.FunctionType | None:
+    """The converted (or unchanged) version of ``fn`` when it was converted before and needs no
+    per-closure rebuild; None otherwise. Only an attribute read, so dynamo can trace it."""
+    # an attribute on the function object, not a dict keyed by code objects: dynamo guards on what
+    # it reads and cannot write a guard for a code-object key
+    return getattr(fn, "_deploy_converted", None)
+
+
 def sites_of(fn: types.FunctionType) -> list[int]:
     """Site ids created when ``fn`` (and the functions it calls) was converted."""
     return list(_SITES.get(fn.__code__, []))
@@ -56,6 +64,15 @@ def sites_of(fn: types.FunctionType) -> list[int]:
 
 def convert_function(fn: types.FunctionType) -> types.FunctionType:
     """The converted version of ``fn`` (cached per code object), or ``fn`` when nothing changes."""
+    converted = _convert_cached(fn)
+    try:
+        fn._deploy_converted = converted
+    except (AttributeError, TypeError):  # builtins and some C-level functions take no attributes
+        pass
+    return converted
+
+
+def _convert_cached(fn: types.FunctionType) -> types.FunctionType:
     code = fn.__code__
     cached = _CACHE.get(code)
     if cached is not None:
@@ -177,5 +194,7 @@ def _build(func: ast.FunctionDef, fn: types.FunctionType, file: str) -> types.Fu
     converted.__defaults__ = fn.__defaults__
     converted.__kwdefaults__ = fn.__kwdefaults__
     converted.__wrapped__ = fn
+    converted.__qualname__ = fn.__qualname__  # dynamo builds source strings from these
+    converted.__module__ = fn.__module__
     converted.__deploy_tree__ = func
     return converted
