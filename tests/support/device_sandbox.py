@@ -134,6 +134,21 @@ class DeviceSandbox:
         env = {"PATH": path, "HOME": "/data/local/tmp", "TMPDIR": "/data/local/tmp"}
         return [*self._bwrap_args(), "/bin/sh", "-c", command], env, "/"
 
+    def _python_paths(self) -> list[str]:
+        """Folders under /tmp that the device-side python3 needs (venv, base install, this repo)."""
+        candidates = {
+            sys.prefix,
+            sys.base_prefix,
+            sys.exec_prefix,
+            str(Path(self.python).resolve().parents[1]),
+        }
+        candidates.add(str(Path(__file__).resolve().parents[2]))  # the repo: deploy/ for the runners
+        found = []
+        for path in sorted(candidates):
+            if Path(path).exists() and (path == "/tmp" or path.startswith("/tmp/")):
+                found.append(path)
+        return found
+
     def _bwrap_args(self) -> list[str]:
         args = [shutil.which("bwrap") or "bwrap", "--die-with-parent", "--unshare-pid", "--tmpfs", "/"]
         for entry in sorted(Path("/").iterdir()):
@@ -154,6 +169,10 @@ class DeviceSandbox:
             str(self.root / "data"),
             "/data",
         ]
+        # The device's python3 is this test run's interpreter: when it lives under /tmp (a clone in
+        # /tmp, as CI may make), the private /tmp above would hide it, so bind it back read-only.
+        for host_path in self._python_paths():
+            args += ["--ro-bind", host_path, host_path]
         args += ["--ro-bind", str(self.root / "sys"), "/sys", "--ro-bind", str(self.tools), self.tools_mount]
         if self.kind == "phone":
             args += ["--ro-bind", str(self.root / "build.prop"), "/system/build.prop"]
