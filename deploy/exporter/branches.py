@@ -33,17 +33,16 @@ def covering_cases(
     rewritten: torch.nn.Module, example: tuple, cases: Sequence[Case]
 ) -> tuple[list[Case], dict[str, dict[str, list[str]]]]:
     """Extra cases that add branch coverage, and per site the branches covered / not covered."""
-    from deploy.rewriters.coverage import KINDS, candidate_inputs
+    from deploy.rewriters.coverage import LABELS, candidate_inputs
 
     seen: set[tuple[str, int, str]] = set()
     for case in cases:
         seen |= _taken(rewritten, case.inputs) or set()
     extra = []
-    kinds = list(KINDS) + ["random x0.5", "random x5"]
     for index, candidate in enumerate(candidate_inputs(example)):
         taken = _taken(rewritten, candidate)
         if taken and taken - seen:
-            label = kinds[index] if index < len(kinds) else str(index)
+            label = LABELS[index] if index < len(LABELS) else str(index)
             extra.append(Case(f"branch flip ({label})", candidate))
             seen |= taken
     by_site: dict[tuple[str, int], set[str]] = {}
