@@ -21,9 +21,15 @@ install: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q tests
 
+# The main job: mobilenet_v2 to ONNX with the eager-vs-ONNX summary; then the two control-flow samples,
+# whose Python if / for loop deploy rewrites into torch.cond / a scan, to ONNX and TFLite.
 demo: $(STAMP)
 	$(BIN)/deploy export samples/mobilenet_v2.py --target onnx
 	$(BIN)/python scripts/demo_summary.py deploy_out/mobilenet_v2
+	$(BIN)/deploy export samples/branchy.py --target onnx,tflite
+	$(BIN)/python scripts/demo_summary.py deploy_out/branchy --runs 20
+	$(BIN)/deploy export samples/rnn_loop.py --target onnx,tflite
+	$(BIN)/python scripts/demo_summary.py deploy_out/rnn_loop --runs 20
 
 lint: $(STAMP)
 	$(BIN)/ruff check deploy tests bench scripts samples

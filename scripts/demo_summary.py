@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from deploy import api
+from deploy.cli_render import human_bytes
 
 
 def main() -> None:
@@ -29,7 +30,7 @@ def main() -> None:
         parity = art["parity"] or {}
         state = "ok" if art["ok"] else "FAILED"
         print(
-            f"artifact   {art['path']}  {art['bytes'] / 1e6:.1f} MB  parity {state}: "
+            f"artifact   {art['path']}  {human_bytes(art['bytes'])}  parity {state}: "
             f"{parity.get('cases', 0)} input sets, max rel err {parity.get('max_rel', float('nan')):.2e}"
         )
     targets = [t for t, a in report["artifacts"].items() if a["ok"] and t in ("onnx", "tflite")]
