@@ -16,7 +16,9 @@ from torch._higher_order_ops.scan import scan
 from torch._higher_order_ops.while_loop import while_loop
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
+from deploy.errors import NotDeployableError
 from deploy.rewriters import operators, sites
+from deploy.rewriters.buffered_loop import buffered_for
 from deploy.rewriters.operators import _explain, _nested_deploy_error, fresh_copies
 from deploy.rewriters.values import (
     StackedList,
@@ -191,10 +193,7 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
         stop = as_tensor_value(stop)
     if accumulators:
         if break_index >= 0:
-            raise site.error(
-                "this loop appends to a list and may `break` on a tensor value, so the number of appended "
-                "values is unknown: append to a preallocated tensor instead (out[:, t] = value)"
-            )
+            return _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index)
         return _scan_for(start, stop, step, body_fn, carried, accumulators, names, site)
     index0 = as_tensor_value(start) if not isinstance(start, torch.Tensor) else start.to(torch.int64)
 
@@ -216,6 +215,25 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
     if not torch.compiler.is_dynamo_compiling():
         sites.mark_emitted(site_id, "for->while_loop")
     return tuple(result[1:]), accumulators
+
+
+def _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index):
+    if not all(isinstance(b, int) for b in (start, stop, step)):
+        raise site.error(
+            "this loop appends to a list and may `break` on a tensor value, so the number of appended "
+            "values is unknown: append to a preallocated tensor instead (out[:, t] = value)"
+        )
+    try:
+        result = buffered_for(
+            start, stop, step, body_fn, carried, accumulators, break_index, _in_loop_body, site
+        )
+    except NotDeployableError:
+        raise
+    except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
+        raise _loop_error(site, exc, names) from exc
+    if not torch.compiler.is_dynamo_compiling():
+        sites.mark_emitted(site.id, "for->while_loop")
+    return result
 
 
 def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):

@@ -4,7 +4,7 @@ Every module here defines ``CASES``: ``Case(name, model, example, verify, dynami
 ``verify`` holds inputs that together take every path of the model's control flow.
 """
 
-from tests.rewriters.models import branches, calls, exits, extra, indexing, loops, shapes, state
+from tests.rewriters.models import branches, calls, decoding, exits, extra, indexing, loops, shapes, state
 
 CASES = (
     branches.CASES
@@ -15,4 +15,5 @@ CASES = (
     + exits.CASES
     + indexing.CASES
     + state.CASES
+    + decoding.CASES
 )
