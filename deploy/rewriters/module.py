@@ -73,4 +73,6 @@ def rewrite_module(
                 site_ids.append(site_id)
         if converted is not forward:
             submodule.forward = types.MethodType(converted, submodule)
+    for site_id in site_ids:  # conversions are cached per function: forget what an earlier export emitted
+        sites.get_site(site_id).emitted.clear()
     return RewriteResult(clone, site_ids)
