@@ -9,7 +9,7 @@ from typing import Any
 
 import torch
 
-from deploy.errors import NotDeployableError
+from deploy.errors import DeployError, NotDeployableError
 from deploy.exporter.shapes import grow_small_dims
 from deploy.exporter.source import source_window, user_frame_in_message
 from deploy.quiet import quiet_torch
@@ -30,6 +30,8 @@ def export_program(
             if strict:
                 notes.append("non-strict export failed; exported with strict=True")
             return ep, notes
+        except DeployError:
+            raise  # the rewriters' own errors already name the user's line
         except Exception as exc:  # torch raises many unrelated types here
             first = first or exc
             if _is_control_flow_failure(exc):

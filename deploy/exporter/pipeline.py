@@ -18,7 +18,7 @@ from deploy.exporter.freeze import freeze
 from deploy.exporter.loader import LoadedModel
 from deploy.exporter.report import ArtifactResult, build_report, input_entries, write_report
 from deploy.exporter.shapes import dynamic_dims
-from deploy.exporter.targets import EmitContext, check_available, emit, fail_on_unsupported, parse_targets
+from deploy.exporter.targets import EmitContext, check_available, check_before_emitting, emit, parse_targets
 from deploy.exporter.verify import ATOL, RTOL, build_cases, eager_reference, verify
 
 Progress = Callable[[str], None]
@@ -106,20 +106,20 @@ def export_model(
     dump_dir = out_dir / "graphs" if dump_enabled(options) else None
     reference = loaded.module.eval()
     traced = trace(loaded, options, progress, dump_dir)
-    progress("check-ops for " + ", ".join(targets))
-    fail_on_unsupported(targets, exported_program=traced.program)
-    dims = dynamic_dims(traced.program)
-    cases = build_cases(loaded.example_inputs, dims, loaded.verify_inputs)
-    extra: dict[str, Any] = {"freeze": traced.freeze}
-    if traced.rewrites:
-        flips, extra["branches"] = covering_cases(traced.module, loaded.example_inputs, cases)
-        cases += flips
     ctx = EmitContext(
         out_dir=out_dir,
         exported_program=traced.program,
         dump_dir=dump_dir,
         channels_last_io=options.channels_last_io,
     )
+    progress("check-ops for " + ", ".join(targets))
+    check_before_emitting(targets, ctx)
+    dims = dynamic_dims(traced.program)
+    cases = build_cases(loaded.example_inputs, dims, loaded.verify_inputs)
+    extra: dict[str, Any] = {"freeze": traced.freeze}
+    if traced.rewrites:
+        flips, extra["branches"] = covering_cases(traced.module, loaded.example_inputs, cases)
+        cases += flips
     artifacts, errors = emit_and_verify(targets, ctx, eager_reference(reference), cases, options, progress)
     extra["export"] = {
         "seconds": round(traced.seconds, 3),

@@ -28,6 +28,8 @@ class EmitContext:
     dump_dir: Path | None = None
     channels_last_io: bool = False
     custom_translation_table: dict | None = None
+    onnx_seconds: float = 0.0  # time to translate + simplify, counted once
+    onnx_notes: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -59,40 +61,49 @@ def fail_on_unsupported(targets: list[str], *, exported_program: Any = None, onn
             raise report.to_error()
 
 
-def ensure_onnx(ctx: EmitContext) -> Any:
-    """The ONNX graph of the program, made once (the tflite backend lowers it)."""
-    if ctx.onnx_model is None:
-        from deploy.runtimes.onnx.emit import simplify, to_onnx_proto
+def check_before_emitting(targets: list[str], ctx: EmitContext) -> None:
+    """check-ops for ``targets`` on what the emitters will use; the first problem fails early.
 
-        model = to_onnx_proto(ctx.exported_program, ctx.custom_translation_table)
-        ctx.onnx_model, note = simplify(model)
-        if note:
-            ctx.notes.append(note)
+    For onnx/tflite the program is translated to ONNX first (once, reused by the emitters) and the
+    ONNX graph is checked; if torch.onnx cannot translate it, the per-op translation check on the
+    exported program names each op and its source line.
+    """
+    from deploy.errors import UnsupportedOpError
+
+    if not {"onnx", "tflite"} & set(targets):
+        return
+    try:
+        ensure_onnx(ctx)
+    except UnsupportedOpError:
+        fail_on_unsupported(targets, exported_program=ctx.exported_program)
+        raise
+    fail_on_unsupported(targets, onnx_model=ctx.onnx_model)
+
+
+def ensure_onnx(ctx: EmitContext) -> Any:
+    """The ONNX graph of the program, translated once (both the onnx and tflite targets use it)."""
+    if ctx.onnx_model is None:
+        from deploy.runtimes.onnx.emit import build_onnx
+
+        build = build_onnx(
+            ctx.exported_program, dump_dir=ctx.dump_dir, custom_translation_table=ctx.custom_translation_table
+        )
+        ctx.onnx_model, ctx.onnx_seconds, ctx.onnx_notes = build.model, build.seconds, build.notes
     return ctx.onnx_model
 
 
 def emit(target: str, ctx: EmitContext) -> dict:
     """Write the artifact for ``target``; returns path, bytes, ops, seconds, notes."""
     path = ctx.out_dir / FILENAMES[target]
-    if target == "onnx" and ctx.exported_program is None:
+    if target == "onnx":
         from deploy.runtimes.onnx.emit import save_onnx
 
-        return save_onnx(ensure_onnx(ctx), path)
-    if target == "onnx":
-        from deploy.runtimes.onnx.emit import emit_onnx
-
-        info = emit_onnx(
-            ctx.exported_program,
-            path,
-            dump_dir=ctx.dump_dir,
-            custom_translation_table=ctx.custom_translation_table,
-        )
-        ctx.onnx_model = info.pop("model")
+        info = save_onnx(ensure_onnx(ctx), path)
+        info.update(seconds=ctx.onnx_seconds, notes=list(ctx.onnx_notes))
         return info
     if target == "tflite":
         from deploy.runtimes.tflite.emit import emit_tflite
 
-        fail_on_unsupported(["tflite"], onnx_model=ensure_onnx(ctx))
         return emit_tflite(
             ensure_onnx(ctx), path, channels_last_io=ctx.channels_last_io, dump_dir=ctx.dump_dir
         )

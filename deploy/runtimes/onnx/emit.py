@@ -6,6 +6,7 @@ If onnxsim fails (or breaks the graph's checker), the unsimplified graph is kept
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -70,15 +71,27 @@ def op_histogram(model: onnx.ModelProto) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def emit_onnx(
+@dataclass
+class OnnxBuild:
+    """The ONNX graph of a program, made once and shared by every backend that needs it."""
+
+    model: onnx.ModelProto
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+
+def build_onnx(
     exported_program: Any,
-    out_path: Path,
     *,
     dump_dir: Path | None = None,
     custom_translation_table: dict | None = None,
     run_onnxsim: bool = True,
-) -> dict:
-    """Write ``out_path`` atomically; returns path, bytes, ops, seconds and notes."""
+) -> OnnxBuild:
+    """Translate (torch.onnx dynamo) and simplify (onnxsim); dumps both graphs when asked.
+
+    Translate a program once: torch.onnx cannot always translate the same ExportedProgram twice
+    (data-dependent sizes leave pending unbacked symbols behind).
+    """
     start = time.perf_counter()
     model = to_onnx_proto(exported_program, custom_translation_table)
     notes: list[str] = []
@@ -90,9 +103,7 @@ def emit_onnx(
             notes.append(note)
         elif dump_dir is not None:
             _dump(model, dump_dir / "onnx_simplified.txt")
-    info = save_onnx(model, out_path)
-    info.update(seconds=round(time.perf_counter() - start, 3), notes=notes, model=model)
-    return info
+    return OnnxBuild(model, round(time.perf_counter() - start, 3), notes)
 
 
 def save_onnx(model: onnx.ModelProto, out_path: Path) -> dict:
