@@ -66,6 +66,22 @@ class Traced:
     notes: list[str]
 
 
+def rewritten_sources(module) -> str:
+    """The Python the rewriters generated for each converted forward, for --dump-graph."""
+    from deploy.rewriters.convert import converted_source
+
+    parts, seen = [], set()
+    for sub in module.modules():
+        forward = getattr(type(sub), "forward", None)
+        if forward is None or forward in seen or not hasattr(forward, "__code__"):
+            continue
+        seen.add(forward)
+        source = converted_source(forward)
+        if source:
+            parts.append(f"# {type(sub).__qualname__}.forward ({forward.__code__.co_filename})\n{source}\n")
+    return "\n".join(parts) or "# no control flow was converted\n"
+
+
 def trace(loaded: LoadedModel, options: ExportOptions, progress: Progress, dump_dir: Path | None) -> Traced:
     """freeze -> rewrite control flow -> torch.export; rewrites are known once torch has traced."""
     progress("freeze: eval mode, no grad, fold BatchNorm, drop dropout")
@@ -84,6 +100,8 @@ def trace(loaded: LoadedModel, options: ExportOptions, progress: Progress, dump_
     if options.static:
         notes.append("--static: every dim specialised to the example inputs' sizes")
     rewrites = rewritten.rewrites if rewritten is not None else []
+    if dump_dir is not None and rewritten is not None:
+        write_text(dump_dir / "rewritten_source.py", rewritten_sources(loaded.module))
     for r in rewrites:
         progress(f"rewrite {r.kind} at {Path(r.file).name}:{r.line}: {r.what}")
     if dump_dir is not None:
