@@ -41,13 +41,18 @@ def _import_file(path: Path):
     except SyntaxError as exc:
         raise InputError(f"syntax error: {exc.msg}", file=str(path), line=exc.lineno) from exc
     except Exception as exc:
-        where = innermost_user_frame(exc.__traceback__, prefer=str(path))
-        raise InputError(
-            f"importing the model file raised {type(exc).__name__}: {exc}",
-            file=where[0] if where else str(path),
-            line=where[1] if where else None,
-        ) from exc
+        raise _raised(exc, path, "importing the model file") from exc
     return module
+
+
+def _raised(exc: Exception, path: Path, what: str) -> InputError:
+    """An InputError for user code that raised, at the line of the raise when it is the user's."""
+    where = innermost_user_frame(exc.__traceback__, prefer=str(path))
+    return InputError(
+        f"{what} raised {type(exc).__name__}: {exc}",
+        file=where[0] if where else str(path),
+        line=where[1] if where else None,
+    )
 
 
 def _call(path: Path, module, fn_name: str, required: bool):
@@ -63,12 +68,7 @@ def _call(path: Path, module, fn_name: str, required: bool):
     try:
         return fn()
     except Exception as exc:
-        where = innermost_user_frame(exc.__traceback__, prefer=str(path))
-        raise InputError(
-            f"{fn_name}() raised {type(exc).__name__}: {exc}",
-            file=where[0] if where else str(path),
-            line=where[1] if where else None,
-        ) from exc
+        raise _raised(exc, path, f"{fn_name}()") from exc
 
 
 def _flag(fn_name: str) -> str:

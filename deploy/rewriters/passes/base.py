@@ -4,6 +4,7 @@ control-flow passes read."""
 
 from __future__ import annotations
 
+import abc
 import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -53,13 +54,14 @@ class Context:
         return text if len(text) <= 80 else text[:77] + "..."
 
 
-class Pass:
+class Pass(abc.ABC):
     """A named AST pass over one function definition."""
 
     name = "pass"
 
+    @abc.abstractmethod
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        raise NotImplementedError
+        """Rewrite ``func`` in place."""
 
 
 BLOCK_FIELDS = ("body", "orelse", "finalbody")
