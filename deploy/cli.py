@@ -154,6 +154,9 @@ def bench(
     compare: Annotated[
         bool, typer.Option("--compare", help="model.py: eager vs each exported artifact.")
     ] = False,
+    cuda_graph: Annotated[
+        bool, typer.Option("--cuda-graph", help="cuda: capture once, time CUDA-graph replays.")
+    ] = False,
     runner: Annotated[
         str, typer.Option("--runner", help="adb: auto, benchmark_model or python (the device-side runner).")
     ] = "auto",
@@ -173,6 +176,8 @@ def bench(
     options: dict[str, Any] = {"runner_binary": runner_binary} if runner_binary else {}
     if runner != "auto":
         options["runner"] = runner
+    if cuda_graph:
+        options["cuda_graph"] = True
     if timeout is not None:
         options["timeout"] = timeout
     if compare:
