@@ -3,6 +3,15 @@
 ONNX branches read outer values implicitly; TFLite subgraphs only see their inputs, so
 the outer values a branch reads (its free values) become explicit operands. Outer
 constants are not passed: each subgraph writes the ones it uses.
+
+IF branch outputs must never be tensors the runtime computes at Prepare time. Many
+kernels (RESHAPE, GATHER, CONCATENATION, arithmetic, RANGE of constant or persistent
+inputs; SHAPE and RANK always) mark their output kTfLitePersistentRo and fill it once in
+Prepare. LiteRT's IF (Eval_static) then points such a branch output at the IF output's
+memory, so the IF output is never written (garbage values) and the heap buffer is later
+freed through the wrong pointer: ``free(): invalid pointer`` when the Interpreter is
+destroyed. Only a read-only constant is safe as is (the kernel copies it); anything
+derived from constants or shapes alone gets a CAST copy, which is computed at Eval.
 """
 
 from __future__ import annotations
@@ -11,7 +20,7 @@ import numpy as np
 import onnx_ir as ir
 from ai_edge_litert import schema_py_generated as schema
 
-from deploy.runtimes.tflite.builder import OPS
+from deploy.runtimes.tflite.builder import OPS, TENSOR_TYPES, Subgraph
 from deploy.runtimes.tflite.context import LoweringContext, ir_dtype, ir_shape
 from deploy.runtimes.tflite.ops._common import attr
 from deploy.runtimes.tflite.registry import lower
@@ -91,8 +100,40 @@ def branch(ctx: LoweringContext, graph: ir.Graph, name: str, captured, dtypes) -
         add_subgraph_input(child, key, lowered)
     lower_graph_body(child, graph)
     results = [child.cast(child.get(o), dtype) for o, dtype in zip(graph.outputs, dtypes)]
-    finish_outputs(child, results)
+    for value in results:
+        child.sg.outputs.append(branch_output(child, value))
     return child.index
+
+
+def prepare_time_tensors(sg: Subgraph) -> set[int]:
+    """Tensors of ``sg`` a kernel may compute at Prepare: constants, SHAPE/RANK results, and
+    (conservatively) the results of any operator that reads only such tensors, except a CAST
+    of a non-constant (CAST caches its result only for a read-only constant input)."""
+    constants = {i for i, t in enumerate(sg.tensors) if t.data is not None}
+    found = set(constants)
+    for op in sg.operators:
+        inputs = [i for i in op.inputs if i >= 0]
+        if op.code == OPS.CAST and inputs[0] not in constants:
+            continue
+        if op.code in (OPS.SHAPE, OPS.RANK) or (inputs and all(i in found for i in inputs)):
+            found.update(op.outputs)
+    return found
+
+
+def branch_output(child: LoweringContext, value: Value) -> int:
+    """The tensor an IF branch returns for ``value``: never one computed at Prepare time."""
+    from deploy.runtimes.tflite.lowering import output_tensor
+
+    if value.const is not None:  # a read-only constant: the IF kernel copies it into its output
+        return child.native(value)
+    tensor = output_tensor(child, value)
+    if tensor in prepare_time_tensors(child.sg):
+        copy = child.new_tensor(value.shape, value.dtype, name="copy")
+        options = schema.CastOptionsT()
+        options.inDataType = options.outDataType = TENSOR_TYPES[np.dtype(value.dtype)]
+        child.sg.add_op(OPS.CAST, [tensor], [copy], options)
+        tensor = copy
+    return tensor
 
 
 @lower("If")
