@@ -25,6 +25,8 @@ from deploy.rewriters.values import (
     Undefined,
     as_predicate,
     as_tensor_value,
+    is_sym_bool,
+    is_sym_int,
     is_symbolic,
     is_tracing,
 )
@@ -110,20 +112,21 @@ def _check_supported(site: sites.Site) -> None:
 
 
 def _in_loop_body(operator, *args):
-    """Run a loop higher-order op with operators.IN_LOOP_BODY set while torch traces its body."""
-    previous = operators.IN_LOOP_BODY
-    operators.IN_LOOP_BODY = True
+    """Run a loop higher-order op with the in-loop-body flag set while torch traces its body."""
+    state = operators.TRACE_STATE
+    previous = state.in_loop_body
+    state.in_loop_body = True
     try:
         return operator(*args)
     finally:
-        operators.IN_LOOP_BODY = previous
+        state.in_loop_body = previous
 
 
 def _to_tensor_predicate(value: object) -> torch.Tensor:
     if isinstance(value, torch.Tensor):
         return value
-    if isinstance(value, torch.SymBool):
-        return torch.full((), 1, dtype=torch.int64).mul(torch.sym_ite(value, 1, 0)).bool()
+    if is_sym_bool(value):
+        return as_tensor_value(value)
     return torch.full((), bool(value), dtype=torch.bool)
 
 
@@ -180,41 +183,54 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
     if any(v is None or isinstance(v, Undefined) for v in args) and break_index < 0:
         # `h = None; for t in range(n): h = cell(x[:, t], h)`: peel the first iteration so every
         # loop variable has a tensor value; a dynamic trip count must then be at least 1.
-        if isinstance(stop, torch.SymInt) and isinstance(start, int):
+        if is_sym_int(stop) and not is_sym_int(start) and isinstance(start, int):
             torch._check(stop > start if step > 0 else stop < start)
         args, appended = body_fn(start, *args)
         for acc, value in zip(accumulators, appended):
             acc.append(value)
         start = start + step
     carried = _carry(args, names, site)
-    if isinstance(stop, torch.SymInt) and free_unbacked_symbols(
-        stop
-    ):  # an unbacked bound (n = int(t.item())) cannot be closed over
-        stop = as_tensor_value(stop)
+    if _unbacked(stop, inside_scan=bool(accumulators) and break_index < 0):
+        stop = as_tensor_value(stop)  # an unbacked bound (n = int(t.item())) cannot be closed over
     if accumulators:
         if break_index >= 0:
             return _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index)
         return _scan_for(start, stop, step, body_fn, carried, accumulators, names, site)
     index0 = as_tensor_value(start) if not isinstance(start, torch.Tensor) else start.to(torch.int64)
+    # a tensor bound is carried (unchanged) rather than closed over: a bound that is an enclosing
+    # loop's counter is also read by the body, and dynamo lifts one tensor closed over by both the
+    # loop's cond and body twice (duplicate argument in the generated graph)
+    limit = (stop.to(torch.int64).reshape(()).clone(),) if isinstance(stop, torch.Tensor) else ()
 
     def graph_cond(index, *values):
-        more = index < stop if step > 0 else index > stop
+        bound = values[0] if limit else stop
+        values = values[len(limit) :]
+        more = index < bound if step > 0 else index > bound
         more = _to_tensor_predicate(more)
         if break_index >= 0:
             more = torch.logical_and(more, torch.logical_not(as_predicate(values[break_index])))
         return more
 
     def graph_body(index, *values):
+        bound, values = values[: len(limit)], values[len(limit) :]
         new_values, _ = body_fn(index, *fresh_copies(values))
-        return (index + step, *_clone_all(new_values))
+        return (index + step, *(b.clone() for b in bound), *_clone_all(new_values))
 
     try:
-        result = _in_loop_body(while_loop, graph_cond, graph_body, (index0, *carried))
+        result = _in_loop_body(while_loop, graph_cond, graph_body, (index0, *limit, *carried))
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise _loop_error(site, exc, names) from exc
     if not torch.compiler.is_dynamo_compiling():
         sites.mark_emitted(site_id, "for->while_loop")
-    return tuple(result[1:]), accumulators
+    return tuple(result[1 + len(limit) :]), accumulators
+
+
+def _unbacked(value: object, inside_scan: bool) -> bool:
+    if isinstance(value, torch.SymInt):
+        return bool(free_unbacked_symbols(value))
+    # inside a graph-op body (traced by dynamo, where free symbols cannot be inspected) a symbolic
+    # bound becomes a carried tensor for while_loop; a scan takes the size itself (arange over it)
+    return is_sym_int(value) and not inside_scan
 
 
 def _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index):

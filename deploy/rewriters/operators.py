@@ -20,6 +20,8 @@ from deploy.rewriters.values import (
     Undefined,
     as_predicate,
     as_tensor_value,
+    is_sym_bool,
+    is_sym_int,
     is_symbolic,
     is_tracing,
 )
@@ -131,8 +133,15 @@ def _fresh_args(args: tuple):
 # True while torch traces a while_loop/scan body. The ONNX exporter of torch 2.13 cannot inline a
 # cond nested in a Loop body (opset mismatch on its local-function domain), so inside loop bodies a
 # tensor `if` whose branches give same-shaped tensors becomes a select (torch.where) instead. Dynamo
-# reads this module global as a constant while it traces the body.
-IN_LOOP_BODY = False
+# reads the flag as a constant while it traces the body. The flag lives on one object so that, when
+# a loop is itself traced inside another graph op's body (a loop in a cond branch), dynamo sees a
+# set-and-restore of one attribute, which it accepts, rather than a mutated module global.
+class _TraceState:
+    def __init__(self) -> None:
+        self.in_loop_body = False
+
+
+TRACE_STATE = _TraceState()
 
 
 def _where(pred: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -195,7 +204,7 @@ def if_stmt(pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...],
         fresh = _fresh_args(args)
         then_branch = _with_placeholders(lambda: then_fn(*fresh()), lambda: else_fn(*fresh()), names)
         else_branch = _with_placeholders(lambda: else_fn(*fresh()), lambda: then_fn(*fresh()), names)
-        if IN_LOOP_BODY and isinstance(pred, torch.Tensor):
+        if TRACE_STATE.in_loop_body and isinstance(pred, torch.Tensor):
             selected = _select(as_predicate(pred), then_branch, else_branch)
             if selected is not None:
                 return selected
@@ -209,7 +218,7 @@ def if_stmt(pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...],
 def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
     """``a if pred else b``."""
     if is_symbolic(pred):
-        if IN_LOOP_BODY and isinstance(pred, torch.Tensor):
+        if TRACE_STATE.in_loop_body and isinstance(pred, torch.Tensor):
             selected = _select(as_predicate(pred), then_thunk, else_thunk)
             if selected is not None:
                 return selected
@@ -223,8 +232,8 @@ def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
 def _bool_tensor(value: object) -> torch.Tensor:
     if isinstance(value, torch.Tensor):
         return as_predicate(value)
-    if isinstance(value, torch.SymBool):
-        return torch.full((), 1, dtype=torch.int64).mul(torch.sym_ite(value, 1, 0)).bool()
+    if is_sym_bool(value):
+        return as_tensor_value(value)
     return torch.full((), bool(value), dtype=torch.bool)
 
 
@@ -257,7 +266,7 @@ def or_(*thunks) -> object:
 def not_(value: object) -> object:
     """``not a``: logical_not on tensors, sym_not on symbolic sizes."""
     if is_symbolic(value):
-        if isinstance(value, torch.SymBool):
+        if is_sym_bool(value):
             return torch.sym_not(value)
         return torch.logical_not(as_predicate(value))
     return not value
@@ -321,14 +330,14 @@ _COMPARE = {
 
 
 def _size_tensor(value: object) -> object:
-    if isinstance(value, torch.SymInt) and value.node.expr.free_symbols:
-        return torch.scalar_tensor(value, dtype=torch.int64)
+    if is_sym_int(value):
+        return as_tensor_value(value)
     return value
 
 
 def compare(left: object, operator: str, right: object) -> object:
     """``left <op> right`` in a test; a dynamic size operand is compared as a 0-d tensor while
     exporting, so the branch stays a cond for every size in the dynamic range (sizes 0 and 1 too)."""
-    if is_tracing() and (isinstance(left, torch.SymInt) or isinstance(right, torch.SymInt)):
+    if is_tracing() and (is_sym_int(left) or is_sym_int(right)):
         left, right = _size_tensor(left), _size_tensor(right)
     return _COMPARE[operator](left, right)

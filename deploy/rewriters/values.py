@@ -6,7 +6,7 @@ converted loop leaves behind, and the tests that decide per call whether a value
 from __future__ import annotations
 
 import torch
-from torch.fx.experimental.symbolic_shapes import statically_known_false, statically_known_true
+from torch.fx.experimental.symbolic_shapes import has_static_value
 
 
 class Undefined:
@@ -33,19 +33,34 @@ def is_tracing() -> bool:
     return torch.compiler.is_compiling()
 
 
+def is_sym_int(value: object) -> bool:
+    """A symbolic int (a dynamic size, an unbacked ``.item()``). Inside a graph-op body traced by
+    dynamo a SymInt poses as an ``int`` to ``isinstance``; ``has_static_value`` (which dynamo
+    evaluates on the symbolic value) tells it apart from a plain int there."""
+    if isinstance(value, torch.SymInt):
+        return True
+    return (
+        torch.compiler.is_dynamo_compiling()
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+        and not has_static_value(value)
+    )
+
+
+def is_sym_bool(value: object) -> bool:
+    """A symbolic bool whose value is not known statically (see is_sym_int for the dynamo case)."""
+    if isinstance(value, torch.SymBool) or (torch.compiler.is_dynamo_compiling() and isinstance(value, bool)):
+        return not has_static_value(value)
+    return False
+
+
 def is_symbolic(value: object) -> bool:
     """Whether ``value`` is a predicate/bound that must become a graph op (only while tracing)."""
     if not is_tracing():
         return False
-    if isinstance(value, torch.Tensor):
+    if isinstance(value, (torch.Tensor, torch.SymFloat)):
         return True
-    if isinstance(value, (torch.SymBool, torch.SymInt, torch.SymFloat)):
-        return (
-            not (statically_known_true(value) or statically_known_false(value))
-            if isinstance(value, torch.SymBool)
-            else True
-        )
-    return False
+    return is_sym_int(value) or is_sym_bool(value)
 
 
 def as_predicate(value: object) -> object:
@@ -60,14 +75,16 @@ def as_predicate(value: object) -> object:
 
 def as_tensor_value(value: object) -> object:
     """A Python scalar carried through a graph op becomes a 0-d tensor (bool/int64/float32)."""
+    if is_sym_int(value):
+        return torch.full((), 1, dtype=torch.int64) * value
+    if is_sym_bool(value):
+        return torch.full((), 1, dtype=torch.int64).mul(torch.sym_ite(value, 1, 0)).bool()
     if isinstance(value, bool):
         return torch.full((), value, dtype=torch.bool)
     if isinstance(value, int):
         return torch.full((), value, dtype=torch.int64)
     if isinstance(value, float):
         return torch.full((), value, dtype=torch.float32)
-    if isinstance(value, torch.SymInt):
-        return torch.full((), 1, dtype=torch.int64) * value
     return value
 
 

@@ -3,9 +3,9 @@
 from deploy.rewriters.passes.base import Context, Pass, annotate
 from deploy.rewriters.passes.breaks import BreakContinueToFlags
 from deploy.rewriters.passes.calls import CallTreeCalls
-from deploy.rewriters.passes.conditionals import IfToCond, TernaryToCond
+from deploy.rewriters.passes.conditionals import TernaryToCond
+from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
 from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
-from deploy.rewriters.passes.loops import ForRangeToLoop, WhileToLoop
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
@@ -20,6 +20,7 @@ STRUCTURAL: list[Pass] = [
     PredicateOperators(),
     TernaryToCond(),
 ]
-CONTROL_FLOW: list[Pass] = [IfToCond(), WhileToLoop(), ForRangeToLoop()]
+# IfToCond, WhileToLoop and ForRangeToLoop in one post-order walk (innermost construct first)
+CONTROL_FLOW: list[Pass] = [ControlFlowToGraphOps()]
 
 __all__ = ["CONTROL_FLOW", "STRUCTURAL", "Context", "Pass", "annotate"]

@@ -69,9 +69,9 @@ class IfToCond(Pass):
     name = "if-to-cond"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx) if isinstance(stmt, ast.If) else None)
+        map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if isinstance(stmt, ast.If) else None)
 
-    def _rewrite(self, node: ast.If, ctx: Context) -> list[ast.stmt]:
+    def rewrite(self, node: ast.If, ctx: Context) -> list[ast.stmt]:
         reason = unsupported_reason(node.body + node.orelse)
         site = ctx.new_site("if", node, ctx.describe(node, node.test), reason)
         if has_node(node.body + node.orelse, (ast.Return, ast.Break, ast.Continue)):

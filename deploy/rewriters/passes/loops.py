@@ -82,9 +82,9 @@ class WhileToLoop(Pass):
     name = "while-to-loop"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx) if isinstance(stmt, ast.While) else None)
+        map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if isinstance(stmt, ast.While) else None)
 
-    def _rewrite(self, loop: ast.While, ctx: Context) -> list[ast.stmt]:
+    def rewrite(self, loop: ast.While, ctx: Context) -> list[ast.stmt]:
         site = ctx.new_site("while", loop, ctx.describe(loop, loop.test), unsupported_reason(loop.body))
         if loop.orelse or _keep_python(loop):
             return _guard_python(loop, site)
@@ -106,9 +106,9 @@ class ForRangeToLoop(Pass):
     name = "for-range-to-loop"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx) if is_range_loop(stmt) else None)
+        map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if is_range_loop(stmt) else None)
 
-    def _rewrite(self, loop: ast.For, ctx: Context) -> list[ast.stmt]:
+    def rewrite(self, loop: ast.For, ctx: Context) -> list[ast.stmt]:
         header = getattr(loop, "_deploy_what", None) or f"for {loop.target.id} in {ctx.source_of(loop.iter)}"
         accumulators = _accumulators(loop.body)
         acc_indices = {i for i, _, _ in accumulators}

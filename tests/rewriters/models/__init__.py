@@ -4,7 +4,18 @@ Every module here defines ``CASES``: ``Case(name, model, example, verify, dynami
 ``verify`` holds inputs that together take every path of the model's control flow.
 """
 
-from tests.rewriters.models import branches, calls, decoding, exits, extra, indexing, loops, shapes, state
+from tests.rewriters.models import (
+    branches,
+    calls,
+    decoding,
+    exits,
+    extra,
+    indexing,
+    loops,
+    nested,
+    shapes,
+    state,
+)
 
 CASES = (
     branches.CASES
@@ -16,4 +27,5 @@ CASES = (
     + indexing.CASES
     + state.CASES
     + decoding.CASES
+    + nested.CASES
 )
