@@ -99,8 +99,7 @@ def while_stmt(cond_fn, body_fn, args: tuple, names: tuple[str, ...], site_id: i
         result = _in_loop_body(while_loop, graph_cond, graph_body, carried)
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise _loop_error(site, exc, names) from exc
-    if not torch.compiler.is_dynamo_compiling():
-        sites.mark_emitted(site_id, "while->while_loop")
+    sites.mark_emitted(site_id, "while->while_loop")
     return tuple(result)
 
 
@@ -220,8 +219,7 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
         result = _in_loop_body(while_loop, graph_cond, graph_body, (index0, *limit, *carried))
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise _loop_error(site, exc, names) from exc
-    if not torch.compiler.is_dynamo_compiling():
-        sites.mark_emitted(site_id, "for->while_loop")
+    sites.mark_emitted(site_id, "for->while_loop")
     return tuple(result[1 + len(limit) :]), accumulators
 
 
@@ -247,8 +245,7 @@ def _buffered(start, stop, step, body_fn, carried, accumulators, names, site, br
         raise
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise _loop_error(site, exc, names) from exc
-    if not torch.compiler.is_dynamo_compiling():
-        sites.mark_emitted(site.id, "for->while_loop")
+    sites.mark_emitted(site.id, "for->while_loop")
     return result
 
 
@@ -282,8 +279,7 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
         final, stacked = _in_loop_body(scan, combine, list(carried), indices)
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise _loop_error(site, exc, names) from exc
-    if not torch.compiler.is_dynamo_compiling():
-        sites.mark_emitted(site.id, "for->scan")
+    sites.mark_emitted(site.id, "for->scan")
     if skip:
         with torch.fx.experimental._config.patch(backed_size_oblivious=True):
             stacked = [ys[skip:] for ys in stacked]

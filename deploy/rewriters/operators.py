@@ -115,8 +115,7 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
             f"Both branches must leave the values used afterwards{assigned} as tensors of the same dtype, "
             "rank and structure; give a variable assigned in only one branch a value before the `if`."
         ) from exc
-    if not torch.compiler.is_dynamo_compiling():
-        sites.mark_emitted(site_id, kind)
+    sites.mark_emitted(site_id, kind)
     return pytree.tree_map(_decode, result)
 
 
@@ -207,6 +206,7 @@ def if_stmt(pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...],
         if TRACE_STATE.in_loop_body and isinstance(pred, torch.Tensor):
             selected = _select(as_predicate(pred), then_branch, else_branch)
             if selected is not None:
+                sites.mark_emitted(site_id, "if->where")
                 return selected
         return emit_cond(pred, then_branch, else_branch, site_id, names, "if->cond")
     taken = bool(pred)
@@ -221,6 +221,7 @@ def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
         if TRACE_STATE.in_loop_body and isinstance(pred, torch.Tensor):
             selected = _select(as_predicate(pred), then_thunk, else_thunk)
             if selected is not None:
+                sites.mark_emitted(site_id, "ifexp->where")
                 return selected
         return emit_cond(pred, then_thunk, else_thunk, site_id, (), "ifexp->cond")
     taken = bool(pred)

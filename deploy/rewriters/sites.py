@@ -11,6 +11,9 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+import torch
+from torch._dynamo.comptime import comptime
+
 from deploy.errors import NotDeployableError
 
 
@@ -18,7 +21,9 @@ from deploy.errors import NotDeployableError
 class Rewrite:
     """One rewrite, as printed on the console and stored in report.json ``rewrites``."""
 
-    kind: str  # "if->cond", "ifexp->cond", "while->while_loop", "for->while_loop", "for->scan"
+    # "if->cond", "ifexp->cond", "if->where", "ifexp->where", "while->while_loop", "for->while_loop",
+    # "for->scan"
+    kind: str
     file: str
     line: int
     what: str
@@ -74,7 +79,20 @@ def get_site(site_id: int) -> Site:
 
 
 def mark_emitted(site_id: int, kind: str) -> None:
-    _SITES[site_id].emitted.add(kind)
+    """Record that the site emitted a graph op of ``kind``. Inside another graph op's body (traced by
+    dynamo, where Python side effects are not allowed) the record is made at trace time through
+    dynamo's ``comptime`` hook, so nested sites are listed too."""
+    if torch.compiler.is_dynamo_compiling():
+        comptime(_mark_while_tracing)
+    else:
+        _SITES[site_id].emitted.add(kind)
+
+
+def _mark_while_tracing(ctx) -> None:
+    # runs inside dynamo, in the frame of mark_emitted (no free variables allowed here)
+    site_id, kind = ctx.get_local("site_id"), ctx.get_local("kind")
+    if site_id.is_python_constant() and kind.is_python_constant():
+        _SITES[site_id.as_python_constant()].emitted.add(kind.as_python_constant())
 
 
 def emitted_rewrites(site_ids: list[int]) -> list[Rewrite]:

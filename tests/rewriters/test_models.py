@@ -29,3 +29,33 @@ def test_config_flags_stay_plain_python():
     # self.training, self.residual, the ModuleList loop and the static size check: no graph ops
     assert [r.kind for r in outcome.rewrites] == ["if->cond"]
     assert outcome.rewrites[0].line == 83
+
+
+def _lines_of(cls, *snippets: str) -> list[int]:
+    import inspect
+
+    lines, first = inspect.getsourcelines(cls.forward)
+    return [first + next(i for i, line in enumerate(lines) if snippet in line) for snippet in snippets]
+
+
+def test_sites_nested_inside_graph_ops_are_listed():
+    from tests.rewriters.models import nested
+
+    case = next(c for c in CASES if c.name == "select_in_loop_in_tensor_if")
+    outcome = check(case.model(), case.example, case.verify, case.dynamic_shapes)
+    outer, loop, inner = _lines_of(nested.SelectInLoopInBranch, "x.sum() > 0", "for t in", "step.sum() > 0")
+    assert [(r.kind, r.line) for r in outcome.rewrites] == [
+        ("if->cond", outer),
+        ("for->while_loop", loop),
+        ("if->where", inner),
+    ]
+    # the nested `if` is covered on both sides by the eager runs
+    assert {(inner, "then"), (inner, "else")} <= {(line, b) for _, line, b in outcome.branches}
+
+    case = next(c for c in CASES if c.name == "nested_dynamic_for_for")
+    outcome = check(case.model(), case.example, case.verify, case.dynamic_shapes)
+    rows, cols = _lines_of(nested.GridSum, "for i in", "for j in")
+    assert [(r.kind, r.line) for r in outcome.rewrites] == [
+        ("for->while_loop", rows),
+        ("for->while_loop", cols),
+    ]

@@ -90,7 +90,7 @@ class DecoratedForward(nn.Module):
 
     @staticmethod
     def _act(v):
-        if v.mean() > 0:
+        if v.max() > 1:
             return v.relu()
         return v.sigmoid()
 
