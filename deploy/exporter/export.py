@@ -21,6 +21,9 @@ def export_program(
     module: torch.nn.Module, inputs: tuple, dynamic_shapes: Any = None
 ) -> tuple[torch.export.ExportedProgram, list[str]]:
     """Export ``module``; returns the program and notes. Failures raise NotDeployableError."""
+    # Dynamo keeps per-code-object state between exports in one process; a second model's dynamic dim
+    # can come out specialised because of the first. Each export starts from a clean slate.
+    torch._dynamo.reset()
     traced_inputs, notes = grow_small_dims(module, inputs, dynamic_shapes)
     first: BaseException | None = None
     for strict in (False, True):

@@ -43,13 +43,6 @@ def _params(xfails: dict[str, str]) -> list:
     ]
 
 
-@pytest.fixture(autouse=True)
-def _fresh_dynamo():
-    """Each model exports as if in a fresh process; the cross-export leak has its own test below."""
-    torch._dynamo.reset()
-    yield
-
-
 def _load(name: str):
     spec = importlib.util.spec_from_file_location(f"acceptance_{name}", MODELS_DIR / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
@@ -144,11 +137,6 @@ def verify_inputs(): return [(torch.randn(2, 10) * s,) for s in (-30.0, 30.0)]
 }
 
 
-@pytest.mark.xfail(
-    reason="state from one export leaks into the next in the same process: the second model's dynamic "
-    "batch dim is specialised (passes after torch._dynamo.reset(); repro dynamo_state_leak_*.py)",
-    strict=True,
-)
 def test_two_exports_in_one_process(write_model, tmp_path):
     paths = {name: write_model(source, name) for name, source in SECOND_AFTER_FIRST.items()}
     assert _export("first", "onnx", tmp_path / "a", paths["first.py"]).ok
