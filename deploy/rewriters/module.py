@@ -58,6 +58,10 @@ def rewrite_module(
     ``dynamic_shapes`` are accepted for the exporter's convenience; conversion itself is static and
     dispatch happens per call."""
     del example_inputs, dynamic_shapes  # dispatch is per call; nothing to precompute from them
+    # torch.cond / while_loop compile their bodies with dynamo, whose caches outlive an export: a
+    # body compiled for an earlier model (other sizes, other dynamic dims) can be reused with its
+    # guards and specialise this model's dynamic dims. Each rewrite starts from a clean dynamo.
+    torch._dynamo.reset()
     clone = _structural_copy(module, {})
     site_ids: list[int] = []
     for submodule in clone.modules():

@@ -1,0 +1,41 @@
+"""Exports in one process do not leak into each other: a graph-op body dynamo compiled for one model
+must not specialise the next model's dynamic dims."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from tests.rewriters.harness import check
+
+
+class NanGuard(nn.Module):
+    def forward(self, x):
+        if torch.isnan(x).any():
+            x = torch.nan_to_num(x, nan=0.0)
+        return x.sum(dim=-1)
+
+
+class ReluIfPositive(nn.Module):
+    def forward(self, x):
+        if x.mean() > 0:
+            x = torch.relu(x)
+        return x
+
+
+def test_second_export_in_a_process_keeps_its_dynamic_dims():
+    first = check(
+        NanGuard(),
+        (torch.rand(4, 5),),
+        [(torch.full((4, 3), float("nan")),)],
+        ({1: torch.export.Dim("width", min=2, max=32)},),
+    )
+    assert [r.kind for r in first.rewrites] == ["if->cond"]
+    second = check(
+        ReluIfPositive(),
+        (torch.randn(2, 10),),
+        [(torch.randn(1, 10) * -30,), (torch.randn(7, 10) * 30,)],
+        ({0: torch.export.Dim("batch", min=1, max=16)},),
+    )
+    assert [r.kind for r in second.rewrites] == ["if->cond"]
+    assert second.branches >= second.all_branches
