@@ -301,6 +301,18 @@ def len_(value: object) -> object:
     return len(value)
 
 
+def tensor(data: object, *args, **kwargs) -> torch.Tensor:
+    """``torch.tensor(number)``: while exporting, ``torch.full`` instead (torch.tensor traced inside a
+    graph op's body leaves an in-place ``detach_`` that the ONNX exporter cannot translate)."""
+    plain = isinstance(data, (bool, int, float)) and not (is_sym_int(data) or is_sym_bool(data))
+    if is_tracing() and plain and not args and set(kwargs) <= {"dtype", "device"}:
+        dtype = kwargs.get("dtype") or (
+            torch.bool if isinstance(data, bool) else torch.int64 if isinstance(data, int) else None
+        )
+        return torch.full((), data, dtype=dtype or torch.get_default_dtype(), device=kwargs.get("device"))
+    return torch.tensor(data, *args, **kwargs)
+
+
 def item(value: object) -> object:
     """``t.item()``: while exporting, the 0-d tensor itself, so predicates on it stay in the graph."""
     if is_tracing() and isinstance(value, torch.Tensor) and value.numel() == 1:

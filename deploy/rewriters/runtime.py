@@ -15,6 +15,7 @@ from deploy.rewriters.operators import (
     not_,
     or_,
     python_predicate,
+    tensor,
 )
 from deploy.rewriters.values import Undefined, cat, stack
 
@@ -38,5 +39,6 @@ __all__ = [
     "python_predicate",
     "setitem",
     "stack",
+    "tensor",
     "while_stmt",
 ]

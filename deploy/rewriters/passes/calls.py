@@ -7,6 +7,7 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
   symbolic while exporting and give the Python value otherwise.
 - ``torch.stack(xs)`` / ``torch.cat(xs)`` -> runtime versions that also accept the stacked list a
   converted loop leaves in ``xs``.
+- ``torch.tensor(number)`` -> ``torch.full`` while exporting (no ``detach_`` in graph-op bodies).
 """
 
 from __future__ import annotations
@@ -19,6 +20,15 @@ from deploy.rewriters.passes.base import Context, Pass, rt
 _CASTS = {"bool": "bool_", "int": "int_", "float": "float_", "len": "len_"}
 _STACKERS = {"stack", "cat", "concat", "concatenate"}
 _BUILTINS = set(dir(builtins))
+
+
+def _is_torch_attr(func: ast.expr, attr: str) -> bool:
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "torch"
+        and func.attr == attr
+    )
 
 
 class _CallRewriter(ast.NodeTransformer):
@@ -38,6 +48,8 @@ class _CallRewriter(ast.NodeTransformer):
         ):
             target = "stack" if func.attr == "stack" else "cat"
             return ast.copy_location(ast.Call(rt(target), node.args, node.keywords), node)
+        if _is_torch_attr(func, "tensor") and node.args:
+            return ast.copy_location(ast.Call(rt("tensor"), node.args, node.keywords), node)
         if isinstance(func, ast.Name) and func.id in _BUILTINS:
             return node
         is_user_name = isinstance(func, ast.Name) and not func.id.startswith("_deploy_")

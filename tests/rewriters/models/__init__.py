@@ -13,6 +13,7 @@ from tests.rewriters.models import (
     indexing,
     loops,
     nested,
+    repros,
     shapes,
     state,
 )
@@ -28,4 +29,5 @@ CASES = (
     + state.CASES
     + decoding.CASES
     + nested.CASES
+    + repros.CASES
 )
