@@ -320,6 +320,16 @@ def item(value: object) -> object:
     return value.item()
 
 
+def python_true(value: object, guard_site: int = 0) -> bool:
+    """True only for a truthy Python value: a loop that stays Python stops at a Python ``break`` flag
+    and idles through its remaining iterations (under conds) once the flag is a tensor. Stopping
+    eagerly counts as the ``else`` of the iteration guard at ``guard_site`` (what the graph runs)."""
+    stop = not isinstance(value, torch.Tensor) and not is_symbolic(value) and bool(value)
+    if stop and guard_site and not is_tracing():
+        sites.record_branch(guard_site, "else", False)
+    return stop
+
+
 def python_predicate(pred: object, site_id: int) -> object:
     """The test of an `if`/loop that must stay plain Python: a tensor predicate while exporting is an
     error naming the user's line and what to change."""

@@ -15,6 +15,7 @@ from deploy.rewriters.operators import (
     not_,
     or_,
     python_predicate,
+    python_true,
     tensor,
 )
 from deploy.rewriters.values import Undefined, cat, stack
@@ -37,6 +38,7 @@ __all__ = [
     "not_",
     "or_",
     "python_predicate",
+    "python_true",
     "setitem",
     "stack",
     "tensor",

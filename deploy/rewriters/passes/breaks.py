@@ -10,8 +10,21 @@ flag variables, and the statements after them run under `if not flag:`.
                                             y = h(y)
 
 The generated `if`s are then converted like any other (a tensor `g(y)` gives a tensor flag and a
-cond), and the loop condition carries the flag, so the loop can become a while_loop. Only loops the
-loop passes convert are touched; a `break` in any other loop stays plain Python.
+cond), and the loop condition carries the flag, so the loop can become a while_loop.
+
+A `for` over anything else (an ``nn.ModuleList``, a list) stays a Python loop; there the flags let
+it idle once a tensor `break` may have happened:
+
+    for block in self.blocks:       _break = False
+        x = block(x)                for block in self.blocks:
+        if x.mean() > 0:      ->        if _deploy_rt.python_true(_break):
+            break                           break
+                                        if not _break:
+                                            x = block(x)
+                                            if x.mean() > 0:
+                                                _break = True
+
+so each later block runs under a cond on the flag; on Python predicates it breaks as before.
 """
 
 from __future__ import annotations
@@ -19,7 +32,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.analysis import has_node
-from deploy.rewriters.passes.base import Context, Pass, map_blocks, name
+from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rt
 
 _LOOPS = (ast.While, ast.For, ast.AsyncFor)
 
@@ -86,6 +99,8 @@ class BreakContinueToFlags(Pass):
         map_blocks(func, lambda stmt: self._rewrite(stmt, ctx))
 
     def _rewrite(self, loop: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
+        if isinstance(loop, ast.For) and not loop.orelse and not is_range_loop(loop):
+            return _python_loop(loop, ctx)
         if not (isinstance(loop, ast.While) and not loop.orelse) and not is_range_loop(loop):
             return None
         has_break, has_continue = _jumps(loop.body, ast.Break), _jumps(loop.body, ast.Continue)
@@ -104,3 +119,23 @@ class BreakContinueToFlags(Pass):
         else:
             loop._break_flag = break_flag
         return [_assign(break_flag, False, loop), loop]
+
+
+def _python_loop(loop: ast.For, ctx: Context) -> list[ast.stmt] | None:
+    """A loop that stays Python (see module docstring): guarded body, real `break` on a Python flag."""
+    has_break, has_continue = _jumps(loop.body, ast.Break), _jumps(loop.body, ast.Continue)
+    if not (has_break or has_continue):
+        return None
+    break_flag, continue_flag = ctx.fresh("break"), ctx.fresh("continue")
+    body = _guard(loop.body, break_flag, continue_flag)
+    if has_continue:
+        body.insert(0, _assign(continue_flag, False, body[0]))
+    if not has_break:
+        loop.body = body
+        return None
+    stop = ast.If(test=call(rt("python_true"), name(break_flag)), body=[ast.Break()], orelse=[])
+    guarded = ast.If(test=_not_flags([break_flag]), body=body, orelse=[])
+    guarded._deploy_what = "skip the iterations after `break`"
+    guarded._deploy_site_arg = stop.test  # IfToCond adds the guard's site id (eager coverage)
+    loop.body = [ast.copy_location(stop, loop.body[0]), ast.copy_location(guarded, loop.body[0])]
+    return [_assign(break_flag, False, loop), loop]

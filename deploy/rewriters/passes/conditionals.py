@@ -74,6 +74,8 @@ class IfToCond(Pass):
     def rewrite(self, node: ast.If, ctx: Context) -> list[ast.stmt]:
         reason = unsupported_reason(node.body + node.orelse)
         site = ctx.new_site("if", node, ctx.describe(node, node.test), reason)
+        if hasattr(node, "_deploy_site_arg"):  # a Python loop's break guard (see breaks.py)
+            node._deploy_site_arg.args.append(constant(site))
         if has_node(node.body + node.orelse, (ast.Return, ast.Break, ast.Continue)):
             # must stay a real `if`: guard its test so a tensor predicate fails clearly
             node.test = ast.copy_location(call(rt("python_predicate"), node.test, constant(site)), node.test)
