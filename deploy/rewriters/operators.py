@@ -108,6 +108,10 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
         nested = _nested_deploy_error(exc)
         if nested is not None:
             raise nested from exc
+        selected = _stride_fallback(exc, pred, then_fn, else_fn)
+        if selected is not None:
+            sites.mark_emitted(site_id, kind.replace("->cond", "->where"))
+            return selected
         shown = [_user_name(n) for n in names if _user_name(n)]
         assigned = f" ({', '.join(shown)})" if shown else ""
         raise site.error(
@@ -117,6 +121,17 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
         ) from exc
     sites.mark_emitted(site_id, kind)
     return pytree.tree_map(_decode, result)
+
+
+def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn):
+    """torch.cond refuses same-shaped branch outputs whose symbolic strides are written differently
+    (``Max(1, s)**2`` vs ``s**2`` on a branch over a dynamic size); both branches computed and
+    selected with torch.where instead (None when that does not apply)."""
+    if "stride is not a simple accumulative" not in str(exc) or torch.compiler.is_dynamo_compiling():
+        return None
+    if not isinstance(pred, torch.Tensor):
+        return None
+    return _select(as_predicate(pred), then_fn, else_fn)
 
 
 def fresh_copies(values: tuple) -> tuple:
@@ -320,6 +335,20 @@ def item(value: object) -> object:
     return value.item()
 
 
+def float_item(value: object) -> object:
+    """``t.item()`` outside a test: for a floating-point tensor while exporting, the 0-d tensor (an
+    unbacked float closed over by a cond branch cannot be traced there); torch's ``.item()``
+    otherwise, so integer items stay unbacked sizes for torch._check, views and ranges."""
+    if (
+        is_tracing()
+        and isinstance(value, torch.Tensor)
+        and value.dtype.is_floating_point
+        and value.numel() == 1
+    ):
+        return value.reshape(())
+    return value.item()
+
+
 def python_true(value: object, guard_site: int = 0) -> bool:
     """True only for a truthy Python value: a loop that stays Python stops at a Python ``break`` flag
     and idles through its remaining iterations (under conds) once the flag is a tensor. Stopping
@@ -358,9 +387,19 @@ def _size_tensor(value: object) -> object:
     return value
 
 
+def _float_tensor(value: object) -> object:
+    # an unbacked float (``top = x.max().item()``) compared as a 0-d tensor: conds whose branches
+    # compare it again cannot trace SymFloat arithmetic
+    if isinstance(value, torch.SymFloat):
+        return torch.full((), 1.0, dtype=torch.float64) * value
+    return value
+
+
 def compare(left: object, operator: str, right: object) -> object:
     """``left <op> right`` in a test; a dynamic size operand is compared as a 0-d tensor while
     exporting, so the branch stays a cond for every size in the dynamic range (sizes 0 and 1 too)."""
     if is_tracing() and (is_sym_int(left) or is_sym_int(right)):
         left, right = _size_tensor(left), _size_tensor(right)
+    if is_tracing() and (isinstance(left, torch.SymFloat) or isinstance(right, torch.SymFloat)):
+        left, right = _float_tensor(left), _float_tensor(right)
     return _COMPARE[operator](left, right)

@@ -64,25 +64,33 @@ class _PredicateRewriter(ast.NodeTransformer):
 
 class _TestFinder(ast.NodeTransformer):
     def visit_If(self, node: ast.If) -> ast.AST:
-        self.generic_visit(node)
         node.test = _PredicateRewriter().visit(node.test)
+        self.generic_visit(node)
         return node
 
     visit_While = visit_If
 
     def visit_For(self, node: ast.For) -> ast.AST:
-        self.generic_visit(node)
         if (
             isinstance(node.iter, ast.Call)
             and isinstance(node.iter.func, ast.Name)
             and node.iter.func.id == "range"
         ):
             node.iter.args = [_PredicateRewriter().visit(a) for a in node.iter.args]
+        self.generic_visit(node)
         return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
-        self.generic_visit(node)
         node.test = _PredicateRewriter().visit(node.test)
+        self.generic_visit(node)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        # ``.item()`` outside tests: a float stays a 0-d tensor while exporting (see float_item)
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args and not node.keywords:
+            return ast.copy_location(call(rt("float_item"), func.value), node)
         return node
 
 

@@ -44,6 +44,34 @@ class AdaptiveDepth(nn.Module):
         return x
 
 
+class BandMaskWhenLong(nn.Module):
+    """A branch on a dynamic size whose taken side builds a mask from torch.arange(n) (same shapes on
+    both sides, symbolic strides written differently: a select instead of a cond)."""
+
+    def forward(self, x):
+        scores = x @ x.transpose(1, 2)
+        n = x.shape[1]
+        if n > 8:
+            idx = torch.arange(n)
+            band = (idx[None, :] - idx[:, None]).abs() <= 2
+            scores = scores.masked_fill(~band, 0.0)
+        return scores
+
+
+class FloatThreshold(nn.Module):
+    """`if`/`elif` on a Python float taken with .item() before the `if`, used again in arithmetic."""
+
+    def forward(self, x):
+        top = x.max().item()
+        if top > 0.8:
+            out = x * 10.0
+        elif top > 0.5:
+            out = x + top
+        else:
+            out = x - 1.0
+        return out * float(top)
+
+
 CASES = [
     Case(
         "torch_tensor_constant_in_branch",
@@ -57,6 +85,21 @@ CASES = [
         seeded(AdaptiveDepth),
         (torch.randn(2, 4),),
         [(torch.full((2, 4), 5.0),), (torch.full((2, 4), -5.0),), (torch.randn(2, 4) * 0.1,)],
+        constructs=("if->cond",),
+    ),
+    Case(
+        "size_branch_arange_mask",
+        seeded(BandMaskWhenLong),
+        (torch.randn(1, 5, 3),),
+        [(torch.randn(1, 4, 3),), (torch.randn(1, 12, 3),), (torch.randn(1, 2, 3),), (torch.randn(1, 9, 3),)],
+        ({1: torch.export.Dim("seq", min=2, max=32)},),
+        constructs=("if->where",),
+    ),
+    Case(
+        "item_float_if_elif",
+        seeded(FloatThreshold),
+        (torch.randn(2, 6),),
+        [(torch.full((2, 6), 1.0),), (torch.full((2, 6), 0.6),), (torch.full((2, 6), 0.0),)],
         constructs=("if->cond",),
     ),
 ]
