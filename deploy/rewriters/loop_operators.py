@@ -194,6 +194,13 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
     if accumulators:
         if break_index >= 0:
             return _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index)
+        if isinstance(stop, torch.Tensor):
+            raise site.error(
+                "this loop appends to a list and its trip count is a tensor value (`.item()`, an enclosing "
+                "loop's counter): torch.export cannot stack a data-dependent number of values (scan over "
+                "an unbacked length). Write into a preallocated tensor of the maximum length (`out[t] = value`) and "
+                "return the count, or loop over a dynamic size such as `x.shape[1]`"
+            )
         return _scan_for(start, stop, step, body_fn, carried, accumulators, names, site)
     index0 = as_tensor_value(start) if not isinstance(start, torch.Tensor) else start.to(torch.int64)
     # a tensor bound is carried (unchanged) rather than closed over: a bound that is an enclosing
