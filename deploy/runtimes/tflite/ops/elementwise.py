@@ -61,6 +61,9 @@ def inputs_of(ctx: LoweringContext, node: ir.Node) -> list[Value]:
 def lower_unary(ctx: LoweringContext, node: ir.Node) -> Value:
     """y = f(x) for the TFLite builtins with the same meaning."""
     (x,) = inputs_of(ctx, node)
+    if node.op_type == "Abs" and x.dtype == np.int64:
+        # TFLite ABS has no int64 kernel (e.g. |i - j| of position indices); max(x, -x) is exact.
+        return elementwise_values(ctx, OPS.MAXIMUM, x, unary_values(ctx, OPS.NEG, x))
     return unary_values(ctx, UNARY[node.op_type], x)
 
 
