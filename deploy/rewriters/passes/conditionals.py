@@ -76,7 +76,10 @@ class IfToCond(Pass):
         site = ctx.new_site("if", node, ctx.describe(node, node.test), reason)
         if hasattr(node, "_deploy_site_arg"):  # a Python loop's break guard (see breaks.py)
             node._deploy_site_arg.args.append(constant(site))
-        if has_node(node.body + node.orelse, (ast.Return, ast.Break, ast.Continue)):
+        branches = node.body + node.orelse
+        if has_node(branches, (ast.Return,)) or has_node(
+            branches, (ast.Break, ast.Continue), stop=(ast.While, ast.For)
+        ):
             # must stay a real `if`: guard its test so a tensor predicate fails clearly
             node.test = ast.copy_location(call(rt("python_predicate"), node.test, constant(site)), node.test)
             return [node]

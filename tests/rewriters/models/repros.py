@@ -72,6 +72,24 @@ class FloatThreshold(nn.Module):
         return out * float(top)
 
 
+class BreakInBranchLoop(nn.Module):
+    """A ModuleList loop with a tensor `break`, inside a tensor `if`."""
+
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)])
+
+    def forward(self, x):
+        if x.sum() > 0:
+            for block in self.blocks:
+                x = x + block(x)
+                if x.mean() > 1:
+                    break
+        else:
+            x = x - 1
+        return x
+
+
 CASES = [
     Case(
         "torch_tensor_constant_in_branch",
@@ -100,6 +118,13 @@ CASES = [
         seeded(FloatThreshold),
         (torch.randn(2, 6),),
         [(torch.full((2, 6), 1.0),), (torch.full((2, 6), 0.6),), (torch.full((2, 6), 0.0),)],
+        constructs=("if->cond",),
+    ),
+    Case(
+        "modulelist_break_in_tensor_if",
+        seeded(BreakInBranchLoop),
+        (torch.randn(2, 4),),
+        [(torch.full((2, 4), 3.0),), (torch.full((2, 4), 0.01),), (-torch.ones(2, 4),)],
         constructs=("if->cond",),
     ),
 ]
