@@ -1,23 +1,17 @@
 """The namespace generated code calls as ``_deploy_rt``: every runtime operator in one place."""
 
 from deploy.rewriters.calls import call
+from deploy.rewriters.casts import bool_, float_, float_item, int_, item, len_, tensor
 from deploy.rewriters.loop_operators import for_range, getitem, setitem, while_stmt
 from deploy.rewriters.operators import (
     and_,
-    bool_,
     compare,
-    float_,
-    float_item,
     if_expr,
     if_stmt,
-    int_,
-    item,
-    len_,
     not_,
     or_,
     python_predicate,
     python_true,
-    tensor,
 )
 from deploy.rewriters.values import Undefined, cat, stack
 
