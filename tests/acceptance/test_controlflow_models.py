@@ -18,19 +18,12 @@ MODELS = sorted(p.stem for p in MODELS_DIR.glob("*.py"))
 
 # Known gaps, each with the smallest failing construct (standalone reproducers: .helpers/repro/).
 ONNX_XFAIL: dict[str, str] = {
-    "adaptive_depth": "break on a tensor inside a loop over nn.ModuleList is refused (repro modulelist_break.py)",
-    "anomaly_detector": "torch.tensor(k) inside a converted branch leaves aten.detach_ for ONNX "
-    "(repro const_tensor_in_branch.py)",
     "cnn_shape_head": "branch on a dynamic size whose branches give different shapes: torch.cond stride "
-    "check fails (repro size_branch_changes_shape.py)",
-    "item_stack": "for over range(int(k.item())) + append + torch.stack: guard on Eq(u0, 0) "
-    "(repro item_range_stack.py)",
-    "item_threshold": "if/elif on a Python float from .item(): the elif cannot be traced "
-    "(repro item_float_if.py)",
-    "windowed_attention": "branch on a dynamic size using torch.arange(n): torch.cond stride check "
-    "Max(1, s) vs s fails (repro size_branch_arange_mask.py)",
+    "check, and then torch.export cannot prove facts about h//2 (repro size_branch_changes_shape.py)",
+    "item_stack": "for over range(int(k.item())) + append + torch.stack: dynamo's scan guards on the "
+    "length being 0; refused with a message saying what to change (repro item_range_stack.py)",
 }
-# The same six fail before the TFLite lowering is reached (the ONNX program cannot be built).
+# The same models fail before the TFLite lowering is reached (the ONNX program cannot be built).
 TFLITE_XFAIL: dict[str, str] = {name: f"fails before lowering: {why}" for name, why in ONNX_XFAIL.items()}
 
 
