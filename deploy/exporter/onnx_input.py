@@ -9,7 +9,7 @@ import torch
 
 from deploy.errors import InputError
 from deploy.exporter.pipeline import ExportOptions, ExportResult, Progress, dump_enabled, emit_and_verify
-from deploy.exporter.report import build_report
+from deploy.exporter.report import build_report, write_report
 from deploy.exporter.targets import EmitContext, fail_on_unsupported, parse_targets
 from deploy.exporter.verify import Case
 from deploy.runtimes.base import random_inputs
@@ -70,7 +70,5 @@ def export_onnx_file(path: Path, options: ExportOptions, progress: Progress = la
             }
         },
     )
-    from deploy.exporter.report import write_report
-
     write_report(report, out_dir)
     return ExportResult(artifacts, report, out_dir, errors)
