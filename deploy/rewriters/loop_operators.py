@@ -189,6 +189,11 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
             acc.append(value)
         start = start + step
     carried = _carry(args, names, site)
+    if accumulators and _data_bound(start, stop):
+        # `for i in range(int(k.item())): acc.append(...)`: a buffered while_loop over an unbacked count
+        if isinstance(stop, torch.Tensor):
+            stop = stop.reshape(()).to(torch.int64).item()
+        return _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index)
     if _unbacked(stop, inside_scan=bool(accumulators) and break_index < 0):
         stop = as_tensor_value(stop)  # an unbacked bound (n = int(t.item())) cannot be closed over
     if accumulators:
@@ -230,6 +235,16 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
     return tuple(result[1 + len(limit) :]), accumulators
 
 
+def _data_bound(start: object, stop: object) -> bool:
+    """A loop bound that is a tensor value at the top level of the exported program (not inside
+    another graph op's body, where `.item()` cannot be traced)."""
+    if not isinstance(start, int) or torch.compiler.is_dynamo_compiling():
+        return False
+    if isinstance(stop, torch.Tensor):
+        return stop.numel() == 1 and not stop.dtype.is_floating_point
+    return isinstance(stop, torch.SymInt) and bool(free_unbacked_symbols(stop))
+
+
 def _unbacked(value: object, inside_scan: bool) -> bool:
     if isinstance(value, torch.SymInt):
         return bool(free_unbacked_symbols(value))
@@ -239,7 +254,8 @@ def _unbacked(value: object, inside_scan: bool) -> bool:
 
 
 def _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index):
-    if not all(isinstance(b, int) for b in (start, stop, step)):
+    item_bound = isinstance(stop, torch.SymInt) and isinstance(start, int)
+    if not item_bound and not all(isinstance(b, int) for b in (start, stop, step)):
         raise site.error(
             "this loop appends to a list and may `break` on a tensor value, so the number of appended "
             "values is unknown: append to a preallocated tensor instead (out[:, t] = value)"

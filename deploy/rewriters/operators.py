@@ -9,11 +9,14 @@ path; non-tensor branch outputs cross the cond encoded as ints (see values.py).
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import torch
 from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites
+from deploy.rewriters.shape_cond import resize_layouts, same_shape, shape_cond
 from deploy.rewriters.values import (
     NONE_CODE,
     UNDEFINED_CODE,
@@ -100,17 +103,22 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
     def branch(fn):
         return lambda: pytree.tree_map(_encode, fn())
 
+    # A branch on a dynamic size traces its branches size-obliviously: `x[:, -12:]` under
+    # `if x.shape[1] > 12` must not guard the size against the example's (the other branch's) value.
+    on_size = not torch.compiler.is_dynamo_compiling() and getattr(pred, "_deploy_on_size", False)
+    oblivious = torch.fx.experimental._config.patch(backed_size_oblivious=True) if on_size else nullcontext()
     try:
-        result = torch.cond(as_predicate(pred), branch(then_fn), branch(else_fn), ())
+        with oblivious:
+            result = torch.cond(as_predicate(pred), branch(then_fn), branch(else_fn), ())
     except NotDeployableError:
         raise
     except Exception as exc:  # torch raises many internal types here; the user needs one line
         nested = _nested_deploy_error(exc)
         if nested is not None:
             raise nested from exc
-        selected = _stride_fallback(exc, pred, then_fn, else_fn)
+        with oblivious:
+            selected = _stride_fallback(exc, pred, then_fn, else_fn, site_id, kind)
         if selected is not None:
-            sites.mark_emitted(site_id, kind.replace("->cond", "->where"))
             return selected
         shown = [_user_name(n) for n in names if _user_name(n)]
         assigned = f" ({', '.join(shown)})" if shown else ""
@@ -123,15 +131,23 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
     return pytree.tree_map(_decode, result)
 
 
-def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn):
-    """torch.cond refuses same-shaped branch outputs whose symbolic strides are written differently
-    (``Max(1, s)**2`` vs ``s**2`` on a branch over a dynamic size); both branches computed and
-    selected with torch.where instead (None when that does not apply)."""
+def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id: int, kind: str):
+    """torch.cond refuses branch outputs whose symbolic strides are not plain products of their sizes
+    (``Max(1, s)**2`` vs ``s**2`` on a branch over a dynamic size). Same-sized outputs: both branches
+    computed and selected with torch.where; differently-sized ones: a cond over flattened outputs
+    (shape_cond.py). None when neither applies."""
     if "stride is not a simple accumulative" not in str(exc) or torch.compiler.is_dynamo_compiling():
         return None
     if not isinstance(pred, torch.Tensor):
         return None
-    return _select(as_predicate(pred), then_fn, else_fn)
+    resizing = resize_layouts(then_fn, else_fn, _encode)
+    if resizing is not None:
+        sites.mark_emitted(site_id, kind)
+        return shape_cond(as_predicate(pred), then_fn, else_fn, _encode, _decode, resizing)
+    selected = _select(as_predicate(pred), then_fn, else_fn)
+    if selected is not None:
+        sites.mark_emitted(site_id, kind.replace("->cond", "->where"))
+    return selected
 
 
 def fresh_copies(values: tuple) -> tuple:
@@ -175,7 +191,7 @@ def _select(pred: torch.Tensor, then_fn, else_fn):
     for a, b in zip(then_leaves, else_leaves):
         if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
             a, b = as_tensor_value(a), as_tensor_value(b)
-            if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a.shape != b.shape:
+            if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or not same_shape(a, b):
                 return None
             if a.dtype != b.dtype:
                 return None
@@ -339,6 +355,10 @@ def compare(left: object, operator: str, right: object) -> object:
     exporting, so the branch stays a cond for every size in the dynamic range (sizes 0 and 1 too)."""
     if is_tracing() and (is_sym_int(left) or is_sym_int(right)):
         left, right = _size_tensor(left), _size_tensor(right)
+        result = _COMPARE[operator](left, right)
+        if isinstance(result, torch.Tensor) and not torch.compiler.is_dynamo_compiling():
+            result._deploy_on_size = True  # see emit_cond
+        return result
     if is_tracing() and (isinstance(left, torch.SymFloat) or isinstance(right, torch.SymFloat)):
         left, right = _float_tensor(left), _float_tensor(right)
     return _COMPARE[operator](left, right)

@@ -16,13 +16,9 @@ import deploy
 MODELS_DIR = Path(__file__).parent / "controlflow"
 MODELS = sorted(p.stem for p in MODELS_DIR.glob("*.py"))
 
-# Known gaps, each with the smallest failing construct (standalone reproducers: .helpers/repro/).
-ONNX_XFAIL: dict[str, str] = {
-    "cnn_shape_head": "branch on a dynamic size whose branches give different shapes: torch.cond stride "
-    "check, and then torch.export cannot prove facts about h//2 (repro size_branch_changes_shape.py)",
-    "item_stack": "for over range(int(k.item())) + append + torch.stack: dynamo's scan guards on the "
-    "length being 0; refused with a message saying what to change (repro item_range_stack.py)",
-}
+# Known gaps, each with the smallest failing construct (standalone reproducers under .helpers/repro/);
+# none today (the last two, a size branch that resizes and an `.item()` trip count with append, convert).
+ONNX_XFAIL: dict[str, str] = {}
 # The same models fail before the TFLite lowering is reached (the ONNX program cannot be built).
 TFLITE_XFAIL: dict[str, str] = {name: f"fails before lowering: {why}" for name, why in ONNX_XFAIL.items()}
 

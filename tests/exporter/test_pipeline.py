@@ -70,7 +70,12 @@ def test_dump_graph_env_writes_one_dump_per_stage(tmp_path, monkeypatch):
     monkeypatch.setenv("DEPLOY_DUMP_GRAPH", "1")
     deploy.export(Small(), (torch.randn(1, 3, 8, 8),), out=tmp_path)
     dumps = sorted(p.name for p in (tmp_path / "graphs").iterdir())
-    assert dumps == ["exported_program.txt", "onnx_exported.txt", "onnx_simplified.txt", "rewritten_source.py"]
+    assert dumps == [
+        "exported_program.txt",
+        "onnx_exported.txt",
+        "onnx_simplified.txt",
+        "rewritten_source.py",
+    ]
     assert "conv" in (tmp_path / "graphs" / "exported_program.txt").read_text().lower()
 
 
@@ -133,6 +138,6 @@ def test_control_flow_sample_lists_rewrites_and_covered_branches(tmp_path):
     assert res.ok
     rewrites = res.report["rewrites"]
     assert [(r["kind"], r["line"]) for r in rewrites] == [("if->cond", 17)]
-    (site, branches), = res.report["branches"].items()
+    ((site, branches),) = res.report["branches"].items()
     assert site.endswith("branchy.py:17") and branches == {"covered": ["else", "then"], "not_covered": []}
     assert "_deploy_rt.if_stmt" in (tmp_path / "graphs" / "rewritten_source.py").read_text()

@@ -42,12 +42,3 @@ class DifferentStructures(nn.Module):
         if x.mean() > 0:
             return x, x.sum()
         return x
-
-
-class AppendItemTrips(nn.Module):
-    def forward(self, x):
-        states = []
-        for _ in range(int(x.abs().sum().item()) + 1):
-            x = x * 0.5
-            states.append(x)
-        return torch.stack(states)

@@ -46,6 +46,14 @@ def run_onnx(path: Path, inputs: tuple) -> list[np.ndarray]:
     return session.run(None, feeds)
 
 
+def _assert_eager_raises(model: torch.nn.Module, inputs: tuple) -> None:
+    try:
+        model(*inputs)
+    except RuntimeError:
+        return
+    raise AssertionError("the rewritten model raised on an input the eager model accepts")
+
+
 def check(model: torch.nn.Module, example: tuple, verify: list[tuple], dynamic_shapes=None) -> Outcome:
     """Rewrite, export to ONNX, and compare with the original eager model on every input."""
     result = rewrite_module(model, example, dynamic_shapes)
@@ -54,12 +62,20 @@ def check(model: torch.nn.Module, example: tuple, verify: list[tuple], dynamic_s
         path = Path(tmp) / "model.onnx"
         export_onnx(result.module, example, dynamic_shapes, path)
         outcome.rewrites = result.rewrites
-        for inputs in [example, *verify, *candidate_inputs(example)]:
+        candidates = candidate_inputs(example)
+        for number, inputs in enumerate([example, *verify, *candidates]):
+            generated = number > len(verify)
             try:
                 with torch.no_grad(), record_branches() as taken:
                     rewritten = flat(result.module(*inputs))
             except LoopLimitExceeded:
                 continue  # this candidate makes the model loop forever (eager too)
+            except RuntimeError:
+                if not generated:
+                    raise
+                with torch.no_grad():  # a generated input the model itself rejects (stack of k=0 values)
+                    _assert_eager_raises(model, inputs)
+                continue
             with torch.no_grad():
                 expected = flat(model(*inputs))
             outcome.branches |= taken.pairs()

@@ -27,7 +27,6 @@ def _line_of(cls, text: str) -> int:
         (error_models.RaisesOnTensor, "if torch.isnan", "raise"),
         (error_models.AppendInWhile, "while x.sum() < 10", "mutates"),
         (error_models.DtypeChangeInLoop, "while x.sum() < 10", "dtype"),
-        (error_models.AppendItemTrips, "for _ in range(int(", "trip count is a tensor value"),
     ],
 )
 def test_unconvertible_constructs_name_the_user_line(cls, marker, words):

@@ -110,6 +110,34 @@ class Reverse(nn.Module):
         return h
 
 
+class ItemStack(nn.Module):
+    """for over range(int(k.item())) appending each state, then torch.stack (a trajectory)."""
+
+    def __init__(self):
+        super().__init__()
+        self.dyn = nn.Linear(4, 4)
+
+    def forward(self, state, k):
+        states = []
+        for i in range(int(k.item())):
+            state = state + 0.1 * torch.tanh(self.dyn(state)) + 0.01 * i
+            states.append(state)
+        return torch.stack(states, dim=1)
+
+
+class ItemCatFromOne(nn.Module):
+    """range(1, n) with n from a float .item(), two lists, torch.cat along a later dim."""
+
+    def forward(self, x):
+        n = int(x.abs().sum().item()) + 2
+        halves, doubles = [], []
+        for i in range(1, n):
+            x = x * 0.5 + i
+            halves.append(x)
+            doubles.append(x * 2)
+        return torch.cat(halves, dim=-1), torch.cat(doubles, dim=0)
+
+
 CASES = [
     Case(
         "while_tensor_and_counter",
@@ -174,6 +202,20 @@ CASES = [
         (torch.randn(2, 4, 3),),
         [(torch.randn(2, 1, 3),), (torch.randn(2, 11, 3),)],
         ({1: SEQ},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "for_item_append_stack",
+        seeded(ItemStack),
+        (torch.randn(2, 4), torch.tensor(5)),
+        [(torch.randn(2, 4), torch.tensor(1)), (torch.randn(2, 4), torch.tensor(9))],
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "for_item_range_from_one_cat",
+        seeded(ItemCatFromOne),
+        (torch.full((3,), 1.0),),
+        [(torch.zeros(3),), (torch.full((3,), 0.1),), (torch.full((3,), 2.5),)],
         constructs=("for->while_loop",),
     ),
 ]

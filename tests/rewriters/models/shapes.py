@@ -6,6 +6,7 @@ from torch import nn
 from tests.rewriters.models.case import Case, seeded
 
 SEQ = torch.export.Dim("seq", min=2, max=64)
+IMG = torch.export.Dim("img", min=4, max=48)
 
 
 class LengthAdaptive(nn.Module):
@@ -29,6 +30,32 @@ class ShortOrLong(nn.Module):
         return pooled
 
 
+class PoolWhenLarge(nn.Module):
+    """A branch on a dynamic size whose branches leave different sizes (pooling only large images)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 6, 3, padding=1)
+        self.fc = nn.Linear(6, 3)
+
+    def forward(self, x):
+        x = torch.relu(self.conv(x))
+        if x.shape[2] > 16:
+            x = nn.functional.max_pool2d(x, 2)
+        else:
+            x = x - 0.5
+        return self.fc(x.mean(dim=(2, 3))), x.shape[2] * torch.ones(1)
+
+
+class TruncateLong(nn.Module):
+    """Long sequences are cut to a window; the model returns the differently-sized tensor itself."""
+
+    def forward(self, x):
+        if x.shape[1] > 12:
+            x = x[:, -12:] * 2
+        return x + 1
+
+
 CASES = [
     Case(
         "shape_branch_dynamic",
@@ -45,5 +72,26 @@ CASES = [
         [(torch.randn(2, 3, 4),), (torch.randn(2, 8, 4),), (torch.randn(2, 30, 4),)],
         ({1: SEQ},),
         constructs=("ifexp->cond",),
+    ),
+    Case(
+        "shape_branch_resizes_pool",
+        seeded(PoolWhenLarge),
+        (torch.randn(2, 3, 12, 12),),
+        [(torch.randn(1, 3, 4, 4),), (torch.randn(1, 3, 17, 17),), (torch.randn(2, 3, 40, 40),)],
+        ({0: torch.export.Dim("n", min=1, max=4), 2: IMG, 3: IMG},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "shape_branch_resizes_output",
+        seeded(TruncateLong),
+        (torch.randn(2, 10, 3),),
+        [
+            (torch.randn(2, 2, 3),),
+            (torch.randn(2, 12, 3),),
+            (torch.randn(2, 13, 3),),
+            (torch.randn(2, 64, 3),),
+        ],
+        ({1: SEQ},),
+        constructs=("if->cond",),
     ),
 ]

@@ -44,7 +44,7 @@ def test_unary(op):
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_integer_abs(dtype):
     """TFLite's ABS has no int64 kernel: int64 goes through MAXIMUM(x, NEG(x))."""
-    x = np.array([[-5, 0, 3], [7, -1, -2**40 if dtype == np.int64 else -9]], dtype=dtype)
+    x = np.array([[-5, 0, 3], [7, -1, -(2**40) if dtype == np.int64 else -9]], dtype=dtype)
     model = graph_model([helper.make_node("Abs", ["x"], ["y"])], {"x": x}, ["y"])
     assert_matches(model, {"x": x}, rtol=0, atol=0)
 
