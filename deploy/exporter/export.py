@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 import textwrap
 from typing import Any
 
@@ -13,6 +14,7 @@ from deploy.errors import DeployError, NotDeployableError
 from deploy.exporter.shapes import grow_small_dims
 from deploy.exporter.source import source_window, user_frame_in_message
 from deploy.quiet import quiet_torch
+from deploy.rewriters import trusting_size_branches
 
 _DATA_DEPENDENT = ("GuardOnDataDependentSymNode", "data-dependent", "DataDependent")
 
@@ -37,9 +39,38 @@ def export_program(
             raise  # the rewriters' own errors already name the user's line
         except Exception as exc:  # torch raises many unrelated types here
             first = first or exc
+            if _is_specialisation(exc):
+                ep = _trusting_size_branches(module, traced_inputs, dynamic_shapes, notes)
+                if ep is not None:
+                    return ep, notes
             if _is_control_flow_failure(exc):
                 break  # strict mode fails the same way, only slower
     raise explain_export_failure(first, module) from first
+
+
+def _is_specialisation(exc: BaseException) -> bool:
+    message = str(exc)
+    return "Constraints violated" in message or "specialized it to be a constant" in message
+
+
+def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str]):
+    """Retry an export that failed on a specialised dim with the guards of branches on dynamic sizes
+    dropped (deploy.rewriters.size_branches); None when that is not the cause or does not help."""
+    torch._dynamo.reset()
+    try:
+        with torch.no_grad(), quiet_torch(), trusting_size_branches() as trust:
+            ep = torch.export.export(module, inputs, dynamic_shapes=dynamic_shapes, strict=False)
+    except DeployError:
+        raise
+    except Exception:  # the original error is the one to explain
+        return None
+    if not trust.used:
+        return None
+    notes.append(
+        "branches on dynamic sizes traced without the size guards their bodies record (torch.export "
+        "could not prove them for every size); verification at the minimum, middle and maximum sizes checks them"
+    )
+    return ep
 
 
 def _is_control_flow_failure(exc: BaseException) -> bool:
@@ -55,8 +86,15 @@ def explain_export_failure(exc: BaseException, module: torch.nn.Module) -> NotDe
     message = str(exc)
     where = user_frame_in_message(message)
     if any(marker in message or marker in type(exc).__name__ for marker in _DATA_DEPENDENT):
-        what = "Python control flow on a tensor value (if/while/.item()) cannot be exported as is"
-        hint = "let deploy rewrite it (drop --no-rewrite) or use torch.cond / torch.where"
+        undecided = re.search(r"data-dependent expression (.+?) \(unhinted", message)
+        fact = f" (torch.export cannot decide {undecided.group(1)})" if undecided else ""
+        what = (
+            f"control flow on a tensor value, or on a size computed from one, cannot be exported as is{fact}"
+        )
+        hint = (
+            "without --no-rewrite deploy converts if/while/.item() on tensors; a size that a converted "
+            "branch changed can still be undecidable here: compute it without the branch or use torch.where"
+        )
         return _located(what, hint, where)
     if "specialized it to be a constant" in message or "Constraints violated" in message:
         loop = find_shape_control_flow(module)

@@ -11,5 +11,6 @@ from __future__ import annotations
 
 from deploy.rewriters.module import RewriteResult, rewrite_module
 from deploy.rewriters.sites import Rewrite
+from deploy.rewriters.size_branches import trusting_size_branches
 
-__all__ = ["Rewrite", "RewriteResult", "rewrite_module"]
+__all__ = ["Rewrite", "RewriteResult", "rewrite_module", "trusting_size_branches"]

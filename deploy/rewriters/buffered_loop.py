@@ -21,33 +21,36 @@ import torch
 from torch._higher_order_ops.while_loop import while_loop
 
 from deploy.rewriters.operators import fresh_copies
-from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value
+from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, is_sym_int
 
 
-def buffered_for(start, stop, step, body_fn, carried, accumulators, break_index, run, site):
+def buffered_for(start, stop, step, body_fn, carried, accumulators, break_index, run):
     """Remaining iterations of ``range(start, stop, step)`` as a while_loop with buffers; returns
-    (carried values, lists). ``start``/``step`` are Python ints; ``stop`` a Python int or an
-    unbacked SymInt (a `.item()` trip count). ``run`` wraps the higher-order op call."""
-    symbolic = isinstance(stop, torch.SymInt)
+    (carried values, lists). ``start``/``step`` are Python ints; ``stop`` a Python int, an unbacked
+    SymInt (a `.item()` trip count) or, inside another loop's body, a dynamic size. ``run`` wraps
+    the higher-order op call."""
+    symbolic = is_sym_int(stop)
     examples = [acc[-1] if acc else None for acc in accumulators]
+    total = _trip_count(start, stop, step) if symbolic else len(range(start, stop, step))
+    first = ()
     if any(not isinstance(e, torch.Tensor) for e in examples):
-        if break_index >= 0:
-            raise site.error(
-                "this loop appends to a list and may `break` on a tensor value before any value is known: "
-                "append to a preallocated tensor instead (out[:, t] = value)"
-            )
-        carried, examples = _peel(start, stop, step, body_fn, carried, accumulators)
+        # the first iteration runs before the loop; its values size the buffers and fill row 0 (a
+        # `break` it takes ends the loop at once: the flag is carried and tested by the loop)
+        carried, first = _peel(start, stop, step, body_fn, carried, len(accumulators))
+        examples = first
         start += step
-    remaining = _trip_count(start, stop, step) if symbolic else len(range(start, stop, step))
-    if not symbolic and remaining == 0:
+    elif not symbolic and total == 0:
         return tuple(carried), accumulators
     size = len(carried)
-    buffers = [torch.zeros((remaining, *e.shape), dtype=e.dtype) for e in examples]
+    buffers = [torch.zeros((total, *e.shape), dtype=e.dtype) for e in examples]
+    row0 = torch.zeros((1,), dtype=torch.int64)
+    if first:
+        buffers = [b.index_copy(0, row0, v.to(b.dtype).unsqueeze(0)) for b, v in zip(buffers, first)]
     # an unbacked bound is carried as a 0-d tensor: while_loop's cond cannot close over it
     limit = (as_tensor_value(stop).to(torch.int64).reshape(()).clone(),) if symbolic else ()
     initial = (
         torch.full((), start, dtype=torch.int64),
-        torch.zeros((), dtype=torch.int64),
+        torch.full((), 1 if first else 0, dtype=torch.int64),
         *limit,
         *carried,
         *buffers,
@@ -78,20 +81,19 @@ def buffered_for(start, stop, step, body_fn, carried, accumulators, break_index,
     if break_index >= 0:
         count = result[1].item()
         torch._check(count >= 0)
-        torch._check(count <= remaining)
+        torch._check(count <= total)
         buffers = [buffer.narrow(0, 0, count) for buffer in buffers]
     lists = tuple(StackedList(acc, buffer) for acc, buffer in zip(accumulators, buffers))
     return tuple(result[skip : skip + size]), lists
 
 
-def _peel(start, stop, step, body_fn, carried, accumulators):
-    """Run the first iteration outside the loop (the trip count must be at least 1)."""
+def _peel(start, stop, step, body_fn, carried, lists: int):
+    """Run the first iteration outside the loop (the trip count must be at least 1); returns the
+    carried values after it and the values it appends."""
     torch._check(stop > start if step > 0 else stop < start)
     new_values, appended = body_fn(start, *fresh_copies(tuple(carried)))
-    for acc, value in zip(accumulators, appended):
-        acc.append(as_tensor_value(value))
     carried = tuple(as_tensor_value(v) for v in new_values)
-    return carried, [acc[-1] for acc in accumulators]
+    return carried, [as_tensor_value(v) for v in appended][:lists]
 
 
 def _trip_count(start, stop, step):

@@ -194,6 +194,10 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
         if isinstance(stop, torch.Tensor):
             stop = stop.reshape(()).to(torch.int64).item()
         return _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index)
+    if accumulators and break_index < 0 and operators.TRACE_STATE.in_loop_body and is_sym_int(stop):
+        # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
+        # on the nested Scan): the inner append loop becomes a buffered while_loop instead
+        return _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index)
     if _unbacked(stop, inside_scan=bool(accumulators) and break_index < 0):
         stop = as_tensor_value(stop)  # an unbacked bound (n = int(t.item())) cannot be closed over
     if accumulators:
@@ -261,9 +265,7 @@ def _buffered(start, stop, step, body_fn, carried, accumulators, names, site, br
             "values is unknown: append to a preallocated tensor instead (out[:, t] = value)"
         )
     try:
-        result = buffered_for(
-            start, stop, step, body_fn, carried, accumulators, break_index, _in_loop_body, site
-        )
+        result = buffered_for(start, stop, step, body_fn, carried, accumulators, break_index, _in_loop_body)
     except NotDeployableError:
         raise
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
@@ -278,7 +280,7 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
     # iterations leave the carried values untouched and their outputs are sliced off afterwards.
     skip = start if step == 1 and isinstance(start, int) and start > 0 else 0
     indices = torch.arange(0 if skip else start, stop, step, dtype=torch.int64)
-    dummy = not carried  # scan needs at least one carried value
+    dummy = len(carried) == 0  # scan needs at least one carried value (dynamo cannot trace `not tuple`)
     if dummy:
         carried = (torch.zeros(()),)
 

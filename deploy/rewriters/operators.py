@@ -9,14 +9,13 @@ path; non-tensor branch outputs cross the cond encoded as ints (see values.py).
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 import torch
 from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites
-from deploy.rewriters.shape_cond import resize_layouts, same_shape, shape_cond
+from deploy.rewriters.shape_cond import bound_new_sizes, resize_layouts, same_shape, shape_cond
+from deploy.rewriters.size_branches import is_size_predicate, mark_size_predicate, tracing_branches
 from deploy.rewriters.values import (
     NONE_CODE,
     UNDEFINED_CODE,
@@ -103,12 +102,8 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
     def branch(fn):
         return lambda: pytree.tree_map(_encode, fn())
 
-    # A branch on a dynamic size traces its branches size-obliviously: `x[:, -12:]` under
-    # `if x.shape[1] > 12` must not guard the size against the example's (the other branch's) value.
-    on_size = not torch.compiler.is_dynamo_compiling() and getattr(pred, "_deploy_on_size", False)
-    oblivious = torch.fx.experimental._config.patch(backed_size_oblivious=True) if on_size else nullcontext()
     try:
-        with oblivious:
+        with tracing_branches(pred):  # a branch on a dynamic size: see size_branches.py
             result = torch.cond(as_predicate(pred), branch(then_fn), branch(else_fn), ())
     except NotDeployableError:
         raise
@@ -116,7 +111,7 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
         nested = _nested_deploy_error(exc)
         if nested is not None:
             raise nested from exc
-        with oblivious:
+        with tracing_branches(pred):
             selected = _stride_fallback(exc, pred, then_fn, else_fn, site_id, kind)
         if selected is not None:
             return selected
@@ -128,7 +123,15 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
             "rank and structure; give a variable assigned in only one branch a value before the `if`."
         ) from exc
     sites.mark_emitted(site_id, kind)
+    if is_size_predicate(pred):
+        with tracing_branches(pred):
+            bound_new_sizes(result, then_fn, else_fn, _encode)
     return pytree.tree_map(_decode, result)
+
+
+# torch.cond's stride check on differently written symbolic strides; the same check on the sizes a
+# previous resizing cond left behind (unbacked: ``Eq(Max(1, Min(10, u0)), 1)``)
+_STRIDE_CAUSES = ("stride is not a simple accumulative", "Could not guard on data-dependent expression")
 
 
 def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id: int, kind: str):
@@ -136,7 +139,7 @@ def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id
     (``Max(1, s)**2`` vs ``s**2`` on a branch over a dynamic size). Same-sized outputs: both branches
     computed and selected with torch.where; differently-sized ones: a cond over flattened outputs
     (shape_cond.py). None when neither applies."""
-    if "stride is not a simple accumulative" not in str(exc) or torch.compiler.is_dynamo_compiling():
+    if not any(cause in str(exc) for cause in _STRIDE_CAUSES) or torch.compiler.is_dynamo_compiling():
         return None
     if not isinstance(pred, torch.Tensor):
         return None
@@ -355,10 +358,7 @@ def compare(left: object, operator: str, right: object) -> object:
     exporting, so the branch stays a cond for every size in the dynamic range (sizes 0 and 1 too)."""
     if is_tracing() and (is_sym_int(left) or is_sym_int(right)):
         left, right = _size_tensor(left), _size_tensor(right)
-        result = _COMPARE[operator](left, right)
-        if isinstance(result, torch.Tensor) and not torch.compiler.is_dynamo_compiling():
-            result._deploy_on_size = True  # see emit_cond
-        return result
+        return mark_size_predicate(_COMPARE[operator](left, right))
     if is_tracing() and (isinstance(left, torch.SymFloat) or isinstance(right, torch.SymFloat)):
         left, right = _float_tensor(left), _float_tensor(right)
     return _COMPARE[operator](left, right)

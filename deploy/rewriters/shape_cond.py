@@ -3,35 +3,44 @@
     if x.shape[2] > 16:
         x = max_pool2d(x, 2)        # (N, C, H//2, W//2) on one path, (N, C, H, W) on the other
 
-torch.cond accepts differently-sized outputs only when their symbolic strides are plain products
-of their sizes, which pooled or sliced sizes (``Max(1, H//2)``) are not. Each such output leaves
-the cond flattened (stride 1) together with its differing sizes as an int64 tensor; after the cond
-the tensor is reshaped with those sizes as unbacked sizes, bounded by what either branch allows.
-Sizes both branches agree on (batch, channels) stay as they are, so later layers keep them.
+torch.cond gives such a dim a new *unbacked* size; ``bound_new_sizes`` bounds it by what either
+branch allows (at least 2 when both branches give at least 2, ...), which later stride checks need.
+
+torch.cond also refuses differently-sized outputs whose symbolic strides are not plain products of
+their sizes (``Max(1, H//2)`` after pooling). ``shape_cond`` then passes each such output through
+the cond flattened (a dense copy, stride 1) with its differing sizes as an int64 tensor, and
+reshapes it after the cond to those sizes (unbacked, bounded the same way). Sizes both branches
+agree on (batch, channels) stay as they are, so later layers keep them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+from dataclasses import dataclass
 
 import torch
-from torch.fx.experimental.symbolic_shapes import statically_known_true
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
 from torch.utils import _pytree as pytree
 
 
-def resize_layouts(then_fn, else_fn, encode):
+@dataclass
+class Resizing:
+    layouts: list  # per output leaf: None (same shape on both paths) or per-dim size, None where it differs
+    sizes: dict  # (leaf, dim) -> (then size, else size)
+    spec: object  # the outputs' pytree structure
+
+
+def resize_layouts(then_fn, else_fn, encode) -> Resizing | None:
     """Trace both branches (guards suppressed: a probe, its nodes are dead) and describe how their
-    outputs differ: ``(layouts, bounds)`` where a layout is None for an output passed as is, or the
-    per-dim sizes with None where the branches differ; None when they differ in structure, dtype or
-    rank, or not at all."""
+    outputs differ; None when they differ in structure, dtype or rank, or not at all."""
     mode = torch._guards.detect_fake_mode()
     with mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext():
         then_leaves, then_spec = pytree.tree_flatten(pytree.tree_map(encode, then_fn()))
         else_leaves, else_spec = pytree.tree_flatten(pytree.tree_map(encode, else_fn()))
         if then_spec != else_spec:
             return None
-        layouts = []  # per leaf: None (passes as is) or [size or None (differs) per dim]
+        layouts = []
         for a, b in zip(then_leaves, else_leaves):
             if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
                 layouts.append(None)
@@ -40,22 +49,35 @@ def resize_layouts(then_fn, else_fn, encode):
                 return None
             dims = [x if _same(x, y) else None for x, y in zip(a.shape, b.shape)]
             layouts.append(dims if None in dims else None)
-        if all(layout is None for layout in layouts):
-            return None
-        bounds = {
-            (i, d): _bounds(a.shape[d], b.shape[d])
-            for i, (a, b, layout) in enumerate(zip(then_leaves, else_leaves, layouts))
-            if layout is not None
-            for d, size in enumerate(layout)
-            if size is None
-        }
-    return layouts, bounds, then_spec
+    if all(layout is None for layout in layouts):
+        return None
+    sizes = {
+        (i, d): (then_leaves[i].shape[d], else_leaves[i].shape[d])
+        for i, layout in enumerate(layouts)
+        if layout is not None
+        for d, size in enumerate(layout)
+        if size is None
+    }
+    return Resizing(layouts, sizes, then_spec)
 
 
-def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing):
-    """torch.cond over branches whose tensor outputs differ in size as ``resizing`` (from
-    resize_layouts) describes."""
-    layouts, bounds, spec = resizing
+def bound_new_sizes(result, then_fn, else_fn, encode) -> None:
+    """After a cond whose outputs got new unbacked sizes: bound each by what either branch allows."""
+    leaves = pytree.tree_leaves(result)
+    if not any(isinstance(v, torch.Tensor) and free_unbacked_symbols(v.shape) for v in leaves):
+        return
+    resizing = resize_layouts(then_fn, else_fn, encode)
+    if resizing is None:
+        return
+    for (i, d), pair in resizing.sizes.items():
+        size = leaves[i].shape[d]
+        if free_unbacked_symbols(size):
+            _check_bounds(size, *pair)
+
+
+def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: Resizing):
+    """torch.cond over branches whose tensor outputs differ in size as ``resizing`` describes."""
+    layouts = resizing.layouts
 
     def packed(fn):
         def run():
@@ -67,8 +89,9 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing):
                 if layout is None:
                     out.append(encode(leaf))
                     continue
+                # a dense copy viewed flat: reshape(-1) of a strided slice (x[:, ::2]) guards on its sizes
+                out.append(leaf.clone(memory_format=torch.contiguous_format).view(-1))
                 sizes = [leaf.shape[d] for d, size in enumerate(layout) if size is None]
-                out.append(leaf.reshape(-1).clone())
                 out.append(torch.stack([torch.full((), 1, dtype=torch.int64) * s for s in sizes]))
             return tuple(out)
 
@@ -77,23 +100,21 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing):
     flat = list(torch.cond(pred, packed(then_fn), packed(else_fn), ()))
     leaves = []
     for i, layout in enumerate(layouts):
+        data = flat.pop(0)
         if layout is None:
-            leaves.append(flat.pop(0))
+            leaves.append(data)
             continue
-        data, sizes = flat.pop(0), flat.pop(0)
+        reported = flat.pop(0)
         shape, k = [], 0
         for d, size in enumerate(layout):
             if size is None:
-                size = sizes[k].item()
+                size = reported[k].item()
+                _check_bounds(size, *resizing.sizes[(i, d)])
                 k += 1
-                low, high = bounds[(i, d)]
-                torch._check(size >= low)
-                if high is not None:
-                    torch._check(size <= high)
             shape.append(size)
         torch._check(data.shape[0] == math.prod(shape))
         leaves.append(data.reshape(shape))
-    return pytree.tree_map(decode, pytree.tree_unflatten(leaves, spec))
+    return pytree.tree_map(decode, pytree.tree_unflatten(leaves, resizing.spec))
 
 
 def same_shape(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -107,17 +128,26 @@ def _same(a, b) -> bool:
     return statically_known_true(a == b)
 
 
-def _bounds(a, b) -> tuple[int, int | None]:
-    """The smallest lower and largest upper bound of two sizes (None: unbounded)."""
+def _check_bounds(size, then_size, else_size) -> None:
+    """An unbacked ``size`` lies between the smallest and largest value either branch allows."""
     lows, highs = [], []
-    for size in (a, b):
-        if isinstance(size, int):
-            lows.append(size)
-            highs.append(size)
+    for value in (then_size, else_size):
+        if isinstance(value, int):
+            lows.append(value)
+            highs.append(value)
             continue
-        node = size.node
-        ranges = node.shape_env.bound_sympy(node.expr)
-        lows.append(max(0, int(ranges.lower)) if ranges.lower.is_finite else 0)
-        highs.append(int(ranges.upper) if ranges.upper.is_finite else None)
-    high = None if None in highs else max(highs)
-    return min(lows), high
+        ranges = value.node.shape_env.bound_sympy(value.node.expr)
+        low, high = _finite(ranges.lower), _finite(ranges.upper)
+        lows.append(max(0, low) if low is not None else 0)
+        highs.append(high)
+    torch._check(size >= min(lows))
+    if None not in highs:
+        torch._check(size <= max(highs))
+
+
+def _finite(bound) -> int | None:
+    """A sympy range bound as an int; None for (torch's or sympy's) infinities."""
+    try:
+        return int(bound)
+    except (TypeError, AttributeError, OverflowError, ValueError):
+        return None

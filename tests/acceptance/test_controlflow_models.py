@@ -1,5 +1,6 @@
-"""Acceptance check for issue #3: 24 eager models with Python control flow, written independently of the
-rewriters, must export to ONNX (and, measured separately, TFLite) and match eager on every path."""
+"""Acceptance check for issue #3: 44 eager models with Python control flow, written independently of the
+rewriters (two sets of 24 and 20 by two checkers who had not read them), must export to ONNX (and,
+measured separately, TFLite) and match eager on every path."""
 
 from __future__ import annotations
 
@@ -16,9 +17,12 @@ import deploy
 MODELS_DIR = Path(__file__).parent / "controlflow"
 MODELS = sorted(p.stem for p in MODELS_DIR.glob("*.py"))
 
-# Known gaps, each with the smallest failing construct (standalone reproducers under .helpers/repro/);
-# none today (the last two, a size branch that resizes and an `.item()` trip count with append, convert).
-ONNX_XFAIL: dict[str, str] = {}
+# Known gaps, each with the smallest failing construct (standalone reproducers under .helpers/).
+ONNX_XFAIL: dict[str, str] = {
+    "odd_pad": "a size branch (pad odd lengths) followed by an if/elif chain on the resulting size whose "
+    "branches slice and concatenate: the nested elif cond is traced by dynamo with an unbacked size and "
+    "torch.export cannot decide its stride check (Eq(Max(1, 2*u0), 1)); refused with the user's line",
+}
 # The same models fail before the TFLite lowering is reached (the ONNX program cannot be built).
 TFLITE_XFAIL: dict[str, str] = {name: f"fails before lowering: {why}" for name, why in ONNX_XFAIL.items()}
 
@@ -77,8 +81,8 @@ def _if_sites_not_covered(report: dict) -> dict[str, list[str]]:
     }
 
 
-def test_there_are_24_models():
-    assert len(MODELS) == 24
+def test_there_are_44_models():
+    assert len(MODELS) == 44
 
 
 @pytest.mark.parametrize("name", _params(ONNX_XFAIL))

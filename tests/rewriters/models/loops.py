@@ -138,6 +138,19 @@ class ItemCatFromOne(nn.Module):
         return torch.cat(halves, dim=-1), torch.cat(doubles, dim=0)
 
 
+class ItemBoundBreak(nn.Module):
+    """range(int(n.item())) appending each value and breaking on a tensor test (greedy decoding)."""
+
+    def forward(self, x, n):
+        outs = []
+        for _ in range(int(n.item())):
+            x = x * 0.5
+            outs.append(x)
+            if x.abs().max() < 0.1:
+                break
+        return torch.stack(outs)
+
+
 CASES = [
     Case(
         "while_tensor_and_counter",
@@ -216,6 +229,13 @@ CASES = [
         seeded(ItemCatFromOne),
         (torch.full((3,), 1.0),),
         [(torch.zeros(3),), (torch.full((3,), 0.1),), (torch.full((3,), 2.5),)],
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "for_item_append_break",
+        seeded(ItemBoundBreak),
+        (torch.ones(3), torch.tensor(2)),
+        [(torch.ones(3), torch.tensor(10)), (torch.full((3,), 0.15), torch.tensor(4))],
         constructs=("for->while_loop",),
     ),
 ]

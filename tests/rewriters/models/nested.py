@@ -82,6 +82,40 @@ class WhileInFor(nn.Module):
         return out
 
 
+class RowsInSteps(nn.Module):
+    """An inner loop that appends (then stacks) inside an outer loop that does not: both over
+    dynamic sizes."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+
+    def forward(self, x):
+        h = torch.zeros(x.shape[0], 3)
+        for t in range(x.shape[1]):
+            rows = []
+            for s in range(x.shape[2]):
+                h = torch.tanh(self.fc(x[:, t, s]) + h)
+                rows.append(h)
+            h = h + torch.stack(rows, 1).mean(1)
+        return h
+
+
+class StackOfStacks(nn.Module):
+    """Appending loops nested in an appending loop (a scan of scans)."""
+
+    def forward(self, x):
+        h = torch.zeros(x.shape[0], x.shape[3])
+        outs = []
+        for t in range(x.shape[1]):
+            rows = []
+            for s in range(x.shape[2]):
+                h = 0.5 * h + x[:, t, s]
+                rows.append(h * 2)
+            outs.append(torch.cat(rows, 1))
+        return torch.stack(outs, 1)
+
+
 CASES = [
     Case(
         "nested_dynamic_for_for",
@@ -122,5 +156,21 @@ CASES = [
         [(torch.randn(2, 1),), (torch.full((2, 3), 2.0),), (torch.rand(2, 12) * 0.01,)],
         ({1: SEQ},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "append_loop_in_dynamic_for",
+        seeded(RowsInSteps),
+        (torch.randn(2, 4, 5, 3),),
+        [(torch.randn(2, 1, 1, 3),), (torch.randn(2, 9, 7, 3),)],
+        ({1: ROWS, 2: COLS},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "append_loop_in_append_loop",
+        seeded(StackOfStacks),
+        (torch.randn(2, 3, 4, 2),),
+        [(torch.randn(2, 1, 2, 2),), (torch.randn(2, 8, 1, 2),)],
+        ({1: ROWS, 2: COLS},),
+        constructs=("for->scan", "for->while_loop"),
     ),
 ]

@@ -170,3 +170,40 @@ def test_max_pool_after_relu_pads_with_zeros():
     ]
     info = assert_matches(graph_model(nodes, {"x": X}, ["y"]), {"x": X})
     assert "PADV2" not in info["ops"] and info["ops"]["PAD"] == 1
+
+
+def _dynamic_length_pool(op: str, **attrs):
+    import onnx
+
+    x = helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2, 3, "length"])
+    graph = helper.make_graph(
+        [helper.make_node(op, ["x"], ["y"], **attrs)], "pool", [x], [helper.make_empty_tensor_value_info("y")]
+    )
+    return onnx.shape_inference.infer_shapes(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    )
+
+
+@pytest.mark.parametrize("op", ["AveragePool", "MaxPool"])
+def test_ceil_mode_pool_over_a_dynamic_length(tmp_path, op):
+    """ceil_mode over a length known only at run time: the last window overhangs odd lengths."""
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+    from tests.runtimes.tflite.helpers import reference
+
+    model = _dynamic_length_pool(op, kernel_shape=[2], strides=[2], ceil_mode=1)
+    session = load(emit_tflite(model, tmp_path / "pool.tflite")["path"])
+    for length in (2, 5, 8, 17):
+        x = RNG.standard_normal((2, 3, length)).astype(np.float32)
+        (expected,) = reference(model, {"x": x})
+        (actual,) = session.run([x])
+        assert actual.shape == expected.shape == (2, 3, (length + 1) // 2)
+        np.testing.assert_allclose(actual, expected, rtol=1e-6, atol=1e-6)
+
+
+def test_ceil_mode_pool_that_same_padding_cannot_express_is_refused(tmp_path):
+    from deploy.runtimes.tflite.emit import emit_tflite
+
+    model = _dynamic_length_pool("MaxPool", kernel_shape=[3], strides=[2], ceil_mode=1)
+    with pytest.raises(Exception, match="ceil_mode pooling over a dynamic spatial size"):
+        emit_tflite(model, tmp_path / "pool.tflite")

@@ -166,7 +166,9 @@ def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None, x: 
     mode, pads = padding_mode(node, shape, kernel, strides, dilations, rank, allow_same=not include_pad)
     onnx_out = out_shape(node)
     out4 = onnx_out if rank == 4 else (onnx_out[0], onnx_out[1], 1, onnx_out[2])
-    if mode == schema.Padding.VALID:
+    if attr(node, "ceil_mode", 0) and any(size is None for size in shape[1:3]):
+        mode, pads = dynamic_ceil_mode(pads, kernel, strides)
+    elif mode == schema.Padding.VALID:
         pads = ceil_pads(pads, shape[1:3], out4[2:], kernel, strides)
     exclude = code == OPS.AVERAGE_POOL_2D and not include_pad
     if exclude and any(b or e for b, e in pads):
@@ -181,6 +183,18 @@ def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None, x: 
     options.filterHeight, options.filterWidth = kernel[0], kernel[1]
     result = ctx.emit(code, [tensor], out4, x.dtype, perm=NHWC, options=options)
     return from_nhwc_2d(ctx, result, rank, onnx_out)
+
+
+def dynamic_ceil_mode(pads, kernel, strides):
+    """ceil_mode over a dynamic spatial size: SAME padding gives ceil(L / s) windows, the last one
+    overhanging the end and averaged over its in-bounds part only, exactly ceil_mode's windows when
+    the kernel equals a stride of at most 2 and there is no explicit padding (SAME would otherwise
+    start padding before the first element)."""
+    if any(b or e for b, e in pads) or any(k != s or s > 2 for k, s in zip(kernel, strides)):
+        raise Unsupported(
+            "ceil_mode pooling over a dynamic spatial size (only kernel == stride <= 2, no pads)"
+        )
+    return schema.Padding.SAME, [(0, 0)] * len(pads)
 
 
 def ceil_pads(pads, in_dims, out_dims, kernel, strides):

@@ -1,0 +1,68 @@
+"""How the branches of a cond on a dynamic size are traced.
+
+``if x.shape[1] > 16: x = x[:, -16:]`` is traced for *every* size in the dynamic range, but the
+then-branch only ever runs for sizes above 16. torch records the decisions a branch's ops make about
+sizes as guards on the whole program, taken at the example's size (which may be on the other side of
+the test), so a branch that is fine where it runs can still break the export ("the dim was
+specialised"). Two remedies, in this order:
+
+- always: the branches are traced size-obliviously (``backed_size_oblivious``), so slicing and
+  pooling keep symbolic sizes (``Min(16, s)``) instead of deciding against the example's size;
+- on request (``trusting_size_branches()``, which the exporter uses to retry an export that failed on
+  a specialised dim): the guards a size branch records are dropped. The branch is then trusted to be
+  valid wherever its test holds, and verification at the minimum and maximum sizes (both sides of
+  the test) checks that trust against eager.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+
+import torch
+
+
+class _State:
+    trusted = False
+    used = False
+
+
+STATE = _State()
+
+
+def mark_size_predicate(result: object) -> object:
+    """Tag a predicate computed from a dynamic size (see emit_cond)."""
+    if isinstance(result, torch.Tensor) and not torch.compiler.is_dynamo_compiling():
+        result._deploy_on_size = True
+    return result
+
+
+def is_size_predicate(pred: object) -> bool:
+    return not torch.compiler.is_dynamo_compiling() and bool(getattr(pred, "_deploy_on_size", False))
+
+
+@contextmanager
+def tracing_branches(pred: object) -> Iterator[None]:
+    """The context a cond's branches are traced in (nothing special unless ``pred`` is on a size)."""
+    if not is_size_predicate(pred):
+        yield
+        return
+    with ExitStack() as stack:
+        stack.enter_context(torch.fx.experimental._config.patch(backed_size_oblivious=True))
+        mode = torch._guards.detect_fake_mode()
+        if STATE.trusted and mode is not None and mode.shape_env is not None:
+            stack.enter_context(mode.shape_env.suppress_guards())
+            STATE.used = True
+        yield
+
+
+@contextmanager
+def trusting_size_branches() -> Iterator[_State]:
+    """Within: the guards recorded while tracing size branches are dropped; ``.used`` tells whether
+    any branch was traced that way."""
+    previous = STATE.trusted
+    STATE.trusted, STATE.used = True, False
+    try:
+        yield STATE
+    finally:
+        STATE.trusted = previous
