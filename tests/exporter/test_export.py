@@ -65,3 +65,40 @@ def test_loop_over_dynamic_size_names_the_loop():
         export_program(Loop(), (torch.randn(2, 5),), ({1: Dim("seq", min=2, max=32)},))
     assert info.value.file == __file__
     assert "for t in range" in info.value.detail
+
+
+class PoolLongInputs(torch.nn.Module):
+    """The pooled branch records `length >= 3` (true wherever it runs: lengths above 16), which
+    torch.export would otherwise apply to the whole range 2..64."""
+
+    def forward(self, x):
+        if x.shape[1] > 16:
+            x = torch.nn.functional.avg_pool1d(x.transpose(1, 2), 2, ceil_mode=True).transpose(1, 2)
+        return x.cumsum(dim=1)
+
+
+def test_size_branch_guards_are_dropped_on_retry_and_said_so():
+    from deploy.rewriters import rewrite_module
+
+    example, dynamic = (torch.randn(2, 10, 3),), ({1: Dim("length", min=2, max=64)},)
+    module = rewrite_module(PoolLongInputs(), example, dynamic).module
+    ep, notes = export_program(module, example, dynamic)
+    assert any("without the size guards" in n for n in notes)
+    for length in (2, 3, 16, 17, 40, 64):  # both sides of the test, odd and even
+        x = torch.randn(2, length, 3)
+        torch.testing.assert_close(ep.module()(x), PoolLongInputs()(x))
+
+
+def test_exports_that_need_no_retry_carry_no_note():
+    from deploy.rewriters import rewrite_module
+
+    class Trim(torch.nn.Module):
+        def forward(self, x):
+            if x.shape[1] > 12:
+                x = x[:, -12:] * 2
+            return x + 1
+
+    example, dynamic = (torch.randn(2, 10, 3),), ({1: Dim("length", min=2, max=64)},)
+    ep, notes = export_program(rewrite_module(Trim(), example, dynamic).module, example, dynamic)
+    assert notes == []
+    assert ep.module()(torch.randn(2, 30, 3)).shape == (2, 12, 3)
