@@ -53,9 +53,14 @@ def unsupported_reason(stmts: list[ast.stmt]) -> str:
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in _MUTATORS
         ):
-            return (
-                f"a branch mutates an object in place (`.{node.func.attr}(...)`); assign a new value instead"
+            hint = (
+                "; to collect one value per step, loop with `for _ in range(max_steps)` and `break` (converted "
+                "with a buffer) or write into a preallocated tensor"
+                if node.func.attr == "append"
+                else ""
             )
+            return f"the body mutates an object in place (`.{node.func.attr}(...)`); assign a new value instead{hint}"
+
         if isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Attribute) for t in targets):
