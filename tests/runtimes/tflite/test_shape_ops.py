@@ -70,3 +70,28 @@ def test_dynamic_sequence_dim():
         x = RNG.standard_normal((1, length, 4)).astype(np.float32)
         actual, _ = lower_and_run(model, {"x": x})
         np.testing.assert_allclose(actual[0], reference(model, {"x": x})[0])
+
+
+@pytest.mark.parametrize(("upper", "k"), [(0, 0), (1, 0), (0, 1), (1, -1)])
+def test_trilu_over_dynamic_matrix_dims(tmp_path, upper, k):
+    """A causal mask over a length known only at run time (`torch.ones(n, n).tril()`)."""
+    import onnx
+    from onnx import helper as onnx_helper
+
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+    from tests.runtimes.tflite.helpers import reference
+
+    x = onnx_helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2, "rows", "cols"])
+    k_init = onnx.numpy_helper.from_array(np.array(k, np.int64), "k")
+    node = onnx_helper.make_node("Trilu", ["x", "k"], ["y"], upper=upper)
+    graph = onnx_helper.make_graph(
+        [node], "trilu", [x], [onnx_helper.make_empty_tensor_value_info("y")], [k_init]
+    )
+    model = onnx_helper.make_model(graph, opset_imports=[onnx_helper.make_opsetid("", 20)])
+    session = load(emit_tflite(model, tmp_path / "trilu.tflite")["path"])
+    rng = np.random.default_rng(0)
+    for rows, cols in ((1, 1), (3, 3), (4, 7), (6, 2)):
+        data = rng.standard_normal((2, rows, cols)).astype(np.float32)
+        (actual,) = session.run([data])
+        np.testing.assert_array_equal(actual, reference(model, {"x": data})[0])

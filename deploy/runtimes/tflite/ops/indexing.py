@@ -17,15 +17,37 @@ from deploy.runtimes.tflite.values import Unsupported, Value
 def lower_trilu(ctx: LoweringContext, node: ir.Node) -> Value:
     """Trilu(input, k, upper): keep col - row >= k (upper) or <= k (lower), zero elsewhere."""
     x, k = ctx.input(node, 0), ctx.input(node, 1)
-    if x.shape is None or None in x.shape[-2:]:
-        raise Unsupported("Trilu on dynamic matrix dims")
-    rows, cols = x.shape[-2:]
-    diff = ctx.const(np.arange(cols, dtype=np.int64)[None, :] - np.arange(rows, dtype=np.int64)[:, None])
+    if x.shape is None or len(x.shape) < 2:
+        raise Unsupported("Trilu on a tensor of unknown rank")
+    if None in x.shape[-2:]:
+        diff = _dynamic_diagonal_offsets(ctx, x)  # a causal mask over a dynamic length
+    else:
+        rows, cols = x.shape[-2:]
+        diff = ctx.const(np.arange(cols, dtype=np.int64)[None, :] - np.arange(rows, dtype=np.int64)[:, None])
     k = ctx.const(np.array(0, np.int64)) if k is None else ctx.cast(k, np.int64)
     code = OPS.GREATER_EQUAL if attr(node, "upper", 1) else OPS.LESS_EQUAL
     keep = elementwise_values(ctx, code, diff, k, dtype=np.bool_)
     zero = ctx.const(np.zeros((1,), x.dtype))
     return ctx.emit(OPS.SELECT_V2, [ctx.native(keep), ctx.native(x), ctx.native(zero)], x.shape, x.dtype)
+
+
+def _dynamic_diagonal_offsets(ctx: LoweringContext, x: Value) -> Value:
+    """col - row for the last two dims of ``x``, sized at run time: RANGE over each size, one as a
+    column and one as a row, subtracted with broadcasting (int64, shape (rows, cols))."""
+    from deploy.runtimes.tflite.ops.shape_ops import gather_const
+
+    shape = ctx.shape_of(x, "int64")
+    rank = len(x.shape)
+    ranges = []
+    for axis, as_shape in ((rank - 2, (None, 1)), (rank - 1, (1, None))):
+        size = ctx.reshape(gather_const(ctx, shape, [axis]), ())
+        start, step = ctx.const(np.array(0, np.int64)), ctx.const(np.array(1, np.int64))
+        indices = ctx.emit(
+            OPS.RANGE, [ctx.native(start), ctx.native(size), ctx.native(step)], (None,), np.int64
+        )
+        ranges.append(ctx.reshape(indices, as_shape))
+    rows, cols = ranges
+    return ctx.emit(OPS.SUB, [ctx.native(cols), ctx.native(rows)], (None, None), np.int64)
 
 
 @lower("TopK")
