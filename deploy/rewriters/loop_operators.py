@@ -19,6 +19,7 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from deploy.errors import NotDeployableError
 from deploy.rewriters import operators, sites
 from deploy.rewriters.buffered_loop import buffered_for
+from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.operators import _explain, _nested_deploy_error, fresh_copies
 from deploy.rewriters.values import (
     StackedList,
@@ -116,7 +117,8 @@ def _in_loop_body(operator, *args):
     previous = state.in_loop_body
     state.in_loop_body = True
     try:
-        return operator(*args)
+        with unbacked_closures_as_tensors(*(a for a in args if callable(a))):
+            return operator(*args)
     finally:
         state.in_loop_body = previous
 

@@ -14,6 +14,7 @@ from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites
+from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.shape_cond import bound_new_sizes, resize_layouts, same_shape, shape_cond
 from deploy.rewriters.size_branches import is_size_predicate, mark_size_predicate, tracing_branches
 from deploy.rewriters.values import (
@@ -103,7 +104,8 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
         return lambda: pytree.tree_map(_encode, fn())
 
     try:
-        with tracing_branches(pred):  # a branch on a dynamic size: see size_branches.py
+        # a branch on a dynamic size: see size_branches.py; unbacked sizes read by a branch: closures.py
+        with tracing_branches(pred), unbacked_closures_as_tensors(then_fn, else_fn):
             result = torch.cond(as_predicate(pred), branch(then_fn), branch(else_fn), ())
     except NotDeployableError:
         raise
@@ -147,7 +149,7 @@ def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id
     if resizing is not None:
         sites.mark_emitted(site_id, kind)
         return shape_cond(as_predicate(pred), then_fn, else_fn, _encode, _decode, resizing)
-    selected = _select(as_predicate(pred), then_fn, else_fn)
+    selected = select(as_predicate(pred), then_fn, else_fn)
     if selected is not None:
         sites.mark_emitted(site_id, kind.replace("->cond", "->where"))
     return selected
@@ -183,7 +185,7 @@ def _where(pred: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor
     return torch.where(pred, a, b)
 
 
-def _select(pred: torch.Tensor, then_fn, else_fn):
+def select(pred: torch.Tensor, then_fn, else_fn):
     """Both branches computed, outputs picked by torch.where; None when the outputs do not line up."""
     then_out, else_out = then_fn(), else_fn()
     then_leaves, then_spec = pytree.tree_flatten(then_out)
@@ -238,7 +240,7 @@ def if_stmt(pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...],
         then_branch = _with_placeholders(lambda: then_fn(*fresh()), lambda: else_fn(*fresh()), names)
         else_branch = _with_placeholders(lambda: else_fn(*fresh()), lambda: then_fn(*fresh()), names)
         if TRACE_STATE.in_loop_body and isinstance(pred, torch.Tensor):
-            selected = _select(as_predicate(pred), then_branch, else_branch)
+            selected = select(as_predicate(pred), then_branch, else_branch)
             if selected is not None:
                 sites.mark_emitted(site_id, "if->where")
                 return selected
@@ -253,7 +255,7 @@ def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
     """``a if pred else b``."""
     if is_symbolic(pred):
         if TRACE_STATE.in_loop_body and isinstance(pred, torch.Tensor):
-            selected = _select(as_predicate(pred), then_thunk, else_thunk)
+            selected = select(as_predicate(pred), then_thunk, else_thunk)
             if selected is not None:
                 sites.mark_emitted(site_id, "ifexp->where")
                 return selected

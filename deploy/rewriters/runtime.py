@@ -2,6 +2,7 @@
 
 from deploy.rewriters.calls import call
 from deploy.rewriters.casts import bool_, float_, float_item, int_, item, len_, tensor
+from deploy.rewriters.choice import pick
 from deploy.rewriters.loop_operators import for_range, getitem, setitem, while_stmt
 from deploy.rewriters.operators import (
     and_,
@@ -33,6 +34,7 @@ __all__ = [
     "len_",
     "not_",
     "or_",
+    "pick",
     "python_predicate",
     "python_true",
     "setitem",

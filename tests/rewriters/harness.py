@@ -32,8 +32,9 @@ def flat(value) -> list[np.ndarray]:
 def export_onnx(module, example, dynamic_shapes, path: Path):
     warnings.filterwarnings("ignore")
     logging.getLogger("torch").setLevel(logging.ERROR)
-    program = torch.export.export(module, example, dynamic_shapes=dynamic_shapes, strict=False)
-    onnx_program = torch.onnx.export(program, example, dynamo=True, verbose=False)
+    with torch.no_grad():  # as deploy's exporter does
+        program = torch.export.export(module, example, dynamic_shapes=dynamic_shapes, strict=False)
+    onnx_program = torch.onnx.export(program, (), dynamo=True, verbose=False)
     onnx_program.save(str(path))
     return program
 
@@ -56,6 +57,7 @@ def _assert_eager_raises(model: torch.nn.Module, inputs: tuple) -> None:
 
 def check(model: torch.nn.Module, example: tuple, verify: list[tuple], dynamic_shapes=None) -> Outcome:
     """Rewrite, export to ONNX, and compare with the original eager model on every input."""
+    model.requires_grad_(False)  # as deploy's freeze step leaves it (autograd state changes the export)
     result = rewrite_module(model, example, dynamic_shapes)
     outcome = Outcome()
     with tempfile.TemporaryDirectory() as tmp:

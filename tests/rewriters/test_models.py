@@ -59,3 +59,9 @@ def test_sites_nested_inside_graph_ops_are_listed():
         ("for->while_loop", rows),
         ("for->while_loop", cols),
     ]
+
+
+def test_unbind_over_static_channels_adds_no_graph_loop():
+    case = next(c for c in CASES if c.name == "unbind_static_channels_stay_python")
+    outcome = check(case.model(), case.example, case.verify, case.dynamic_shapes)
+    assert outcome.rewrites == []

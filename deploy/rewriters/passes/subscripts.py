@@ -1,4 +1,5 @@
-"""LoopIndexSubscripts: inside a `for t in range(...)` or `while` body, ``x[..., t, ...]`` (t the
+"""LoopIndexSubscripts: ``self.blocks[i]`` with a computed index becomes
+``_deploy_rt.pick(self.blocks, i, site)`` (choice.py); inside a `for t in range(...)` or `while` body, ``x[..., t, ...]`` (t the
 counter or any variable the body assigns) becomes
 ``_deploy_rt.getitem(x, (..., t, ...))`` (an index_select while exporting, where ``t`` is the
 while_loop's 0-d counter), and inside any `if`/loop body ``x[i] = v`` becomes
@@ -66,12 +67,43 @@ class _StoreRewriter(ast.NodeTransformer):
         return node
 
 
+def _rooted_at_self(node: ast.expr) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
+class _ChoiceRewriter(ast.NodeTransformer):
+    """``self.blocks[i]`` with a computed ``i`` -> ``_deploy_rt.pick(self.blocks, i, site)``."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        index = node.slice
+        if (
+            not isinstance(node.ctx, ast.Load)
+            or not isinstance(node.value, ast.Attribute)
+            or not _rooted_at_self(node.value)
+            or isinstance(index, (ast.Constant, ast.Slice, ast.Tuple))
+        ):
+            return node
+        site = self.ctx.new_site("index", node, self.ctx.source_of(node))
+        return ast.copy_location(call(rt("pick"), node.value, index, ast.Constant(site)), node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node
+
+
 class LoopIndexSubscripts(Pass):
     """Loop-counter subscripts and subscript stores -> runtime getitem/setitem."""
 
     name = "loop-index-subscripts"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        choices = _ChoiceRewriter(ctx)
+        func.body = [choices.visit(stmt) for stmt in func.body]
         for node in ast.walk(func):
             if is_range_loop(node):
                 counters = {node.target.id} | assigned_names(node.body)

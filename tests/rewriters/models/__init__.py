@@ -8,9 +8,11 @@ from tests.rewriters.models import (
     branches,
     calls,
     decoding,
+    dispatch,
     exits,
     extra,
     indexing,
+    iteration,
     loops,
     nested,
     repros,
@@ -30,4 +32,6 @@ CASES = (
     + decoding.CASES
     + nested.CASES
     + repros.CASES
+    + dispatch.CASES
+    + iteration.CASES
 )

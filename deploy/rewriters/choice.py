@@ -1,0 +1,70 @@
+"""``self.experts[i](x)`` where ``i`` is a tensor value (``int(gate.argmax().item())``) or a
+converted loop's counter (``for i in range(len(self.layers)): ... self.layers[i](x)``).
+
+A Python list cannot be indexed by a value known only when the model runs. While exporting, such an
+entry of a list / tuple / ``nn.ModuleList`` is a ``Choice``: calling it calls every entry under a
+chain of conds on ``i == 0``, ``i == 1``, ... (one runs), and a list of tensors is stacked and
+indexed. Plain Python indices (and every eager run) index the list as usual.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from deploy.rewriters import operators, sites
+from deploy.rewriters.values import as_tensor_value, is_symbolic, is_tracing
+
+_CONTAINERS = (list, tuple, nn.ModuleList, nn.Sequential, nn.ParameterList)
+
+
+class Choice:
+    """The entry of ``items`` at a symbolic ``index``."""
+
+    def __init__(self, items, index, site_id: int):
+        # a 0-d tensor: the branches read it, and dynamo cannot lift an unbacked SymInt into them
+        self.index = as_tensor_value(index).reshape(()).to(torch.int64)
+        self.items, self.site_id = list(items), site_id
+
+    def _is(self, k: int) -> torch.Tensor:
+        return torch.remainder(self.index, len(self.items)) == k  # Python's negative indices too
+
+    def __call__(self, *args, **kwargs):
+        def pick(k: int):
+            if k == len(self.items) - 1:
+                return self.items[k](*args, **kwargs)
+            then_fn, else_fn = (lambda: self.items[k](*args, **kwargs)), (lambda: pick(k + 1))
+            if operators.TRACE_STATE.in_loop_body:  # no cond nested in a Loop body (see operators.py)
+                selected = operators.select(self._is(k), then_fn, else_fn)
+                if selected is not None:
+                    sites.mark_emitted(self.site_id, "index->where")
+                    return selected
+            return operators.emit_cond(self._is(k), then_fn, else_fn, self.site_id, (), "index->cond")
+
+        return pick(0)
+
+    def tensor(self) -> torch.Tensor:
+        """The entry of a list of same-shaped tensors: stacked, then index_select."""
+        stacked = torch.stack([torch.as_tensor(item) for item in self.items])
+        index = torch.remainder(self.index.reshape(1), len(self.items))
+        return stacked.index_select(0, index).squeeze(0)
+
+
+def pick(container: object, index: object, site_id: int) -> object:
+    """``container[index]``: a Choice for a symbolic index into a list of modules or tensors."""
+    if not (is_tracing() and is_symbolic(index) and isinstance(container, _CONTAINERS)):
+        return container[index]
+    if isinstance(index, torch.Tensor) and (index.dim() > 0 or index.dtype.is_floating_point):
+        return container[index]
+    if not len(container):
+        return container[index]
+    choice = Choice(container, index, site_id)
+    if all(isinstance(item, torch.Tensor) for item in choice.items):
+        sites.mark_emitted(site_id, "index->select")
+        return choice.tensor()
+    if not all(callable(item) for item in choice.items):
+        raise sites.get_site(site_id).error(
+            "this list is indexed by a tensor value; only lists of modules/functions (called right away) or "
+            "of same-shaped tensors can be indexed so while exporting"
+        )
+    return choice

@@ -1,0 +1,82 @@
+"""Data-dependent dispatch: a ModuleList indexed by a tensor value or a loop counter, and an unbacked
+`.item()` count read inside a converted branch."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+
+class ArgmaxExpert(nn.Module):
+    """Route the batch to the expert the gate scores highest (`self.experts[idx]`, idx from .item())."""
+
+    def __init__(self):
+        super().__init__()
+        self.gate = nn.Linear(6, 3)
+        self.temperature = nn.ParameterList([nn.Parameter(torch.tensor(t)) for t in (1.0, 2.0, 0.5)])
+        self.experts = nn.ModuleList(
+            [nn.Linear(6, 6), nn.Sequential(nn.Linear(6, 6), nn.Tanh()), nn.Identity()]
+        )
+
+    def forward(self, x):
+        idx = int(torch.argmax(self.gate(x).mean(0)).item())
+        return self.experts[idx](x) * self.temperature[idx]
+
+
+class DepthByItem(nn.Module):
+    """`for i in range(len(self.layers))` with a `break` on a tensor: the counter indexes the list."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(5, 5) for _ in range(4)])
+
+    def forward(self, x, depth):
+        for i in range(len(self.layers)):
+            if i >= depth.item():
+                break
+            x = torch.tanh(self.layers[i](x))
+        return x
+
+
+class PositiveCount(nn.Module):
+    """An integer `.item()` (unbacked while exporting) read inside the converted branch."""
+
+    def forward(self, x):
+        n = (x > 0).sum().item()
+        if n == 0:
+            return torch.zeros_like(x)
+        return torch.relu(x) * (x.numel() / n)
+
+
+def _gate_inputs():
+    gen = torch.Generator().manual_seed(3)
+    return [(torch.randn(4, 6, generator=gen) * s,) for s in (-1.0, 3.0, -3.0, 0.5, 8.0)]
+
+
+CASES = [
+    Case(
+        "modulelist_indexed_by_item",
+        seeded(ArgmaxExpert),
+        (torch.randn(4, 6),),
+        _gate_inputs(),
+        constructs=("index->cond", "index->select"),
+    ),
+    Case(
+        "modulelist_indexed_by_loop_counter",
+        seeded(DepthByItem),
+        (torch.randn(2, 5), torch.tensor(2)),
+        [
+            (torch.randn(2, 5), torch.tensor(0)),
+            (torch.randn(2, 5), torch.tensor(4)),
+            (torch.randn(2, 5), torch.tensor(1)),
+        ],
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "unbacked_item_read_in_branch",
+        seeded(PositiveCount),
+        (torch.randn(3, 4),),
+        [(-torch.rand(3, 4),), (torch.rand(3, 4),)],
+        constructs=("if->cond",),
+    ),
+]
