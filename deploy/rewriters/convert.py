@@ -9,6 +9,7 @@ returned unchanged.
 from __future__ import annotations
 
 import ast
+import builtins
 import inspect
 import sys
 import textwrap
@@ -18,7 +19,7 @@ from pathlib import Path
 import torch
 
 from deploy.rewriters.passes import CONTROL_FLOW, STRUCTURAL, Context, annotate
-from deploy.rewriters.passes.base import RUNTIME
+from deploy.rewriters.passes.base import RUNTIME, resolve_unbound_reads
 
 _CACHE: dict[types.CodeType, types.FunctionType] = {}
 _SITES: dict[types.CodeType, list[int]] = {}
@@ -122,6 +123,7 @@ def _convert(fn: types.FunctionType) -> types.FunctionType:
     annotate(func)
     for unit in CONTROL_FLOW:
         unit.apply(func, ctx)
+    resolve_unbound_reads(func, set(fn.__globals__) | set(fn.__code__.co_freevars) | set(dir(builtins)))
     callee_changed = _convert_callees(fn, ctx)
     _SITES[fn.__code__].extend(ctx.site_ids)
     if not ctx.site_ids and not callee_changed:

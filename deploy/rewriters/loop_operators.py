@@ -1,5 +1,4 @@
-"""Runtime operators the rewritten `while` / `for ... in range(...)` loops and loop-index
-subscripts call.
+"""Runtime operators the rewritten `while` / `for ... in range(...)` loops call.
 
 Dispatch per call, like operators.py: plain Python bounds/conditions run the plain Python loop;
 a tensor condition or a symbolic bound while exporting emits ``torch.while_loop`` (or
@@ -19,6 +18,7 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from deploy.errors import NotDeployableError
 from deploy.rewriters import operators, sites
 from deploy.rewriters.buffered_loop import buffered_for
+from deploy.rewriters.buffered_while import buffered_while
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.operators import _explain, _nested_deploy_error, fresh_copies
 from deploy.rewriters.values import (
@@ -72,8 +72,31 @@ def _loop_error(site: sites.Site, exc: Exception, names: tuple[str, ...]):
     )
 
 
-def while_stmt(cond_fn, body_fn, args: tuple, names: tuple[str, ...], site_id: int) -> tuple:
-    """``while cond: body`` where cond/body take the loop-carried variables and body returns them."""
+def while_stmt(
+    cond_fn, body_fn, args: tuple, names: tuple[str, ...], site_id: int, lists: tuple = (), capacity=None
+) -> tuple:
+    """``while cond: body`` where cond/body take the loop-carried variables and body returns them;
+    with ``lists`` (appended to once per iteration) the body also returns the appended values, the
+    result is (carried, lists) and ``capacity`` bounds the iterations (buffered_while.py)."""
+    if capacity is not None:
+        site = sites.get_site(site_id)
+        _check_supported(site)
+        try:
+            return buffered_while(
+                cond_fn,
+                body_fn,
+                args,
+                lists,
+                capacity,
+                site_id,
+                lambda values: _carry(values, names, site),
+                _in_loop_body,
+                _iterations_label,
+            )
+        except NotDeployableError:
+            raise
+        except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
+            raise _loop_error(site, exc, names) from exc
     count = 0
     test = cond_fn(*args)
     tensor_valued = isinstance(test, torch.Tensor)
@@ -312,67 +335,3 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
             stacked = [ys[skip:] for ys in stacked]
     lists = tuple(StackedList(acc, ys) for acc, ys in zip(accumulators, stacked))
     return (() if dummy else tuple(final)), lists
-
-
-def getitem(obj: object, index: object) -> object:
-    """``obj[index]`` where the index may hold a converted loop's 0-d tensor counter: while exporting
-    such an entry becomes index_select + squeeze (dynamo would otherwise call .item() on it)."""
-    if not (is_tracing() and isinstance(obj, torch.Tensor)):
-        return obj[index]
-    entries = index if isinstance(index, tuple) else (index,)
-    if not any(_is_scalar_index(e) for e in entries):
-        return obj[index]
-    consuming = sum(1 for e in entries if e is not None and e is not Ellipsis)
-    basic, positions, out_dim = [], [], 0
-    for entry in entries:
-        if _is_scalar_index(entry):
-            basic.append(slice(None))
-            positions.append((out_dim, entry))
-            out_dim += 1
-        elif entry is Ellipsis:
-            basic.append(entry)
-            out_dim += obj.dim() - consuming
-        elif isinstance(entry, int):
-            basic.append(entry)
-        else:
-            basic.append(entry)
-            out_dim += 1
-    result = obj[tuple(basic)]
-    for dim, entry in reversed(positions):
-        position = _non_negative(entry, result.shape[dim])
-        result = result.index_select(dim, position).squeeze(dim)
-    return result
-
-
-def _non_negative(index: torch.Tensor, size: object) -> torch.Tensor:
-    # Loop counters are non-negative; a remainder by a symbolic size would not translate to ONNX.
-    del size
-    return index.reshape(1).to(torch.int64)
-
-
-def _is_scalar_index(entry: object) -> bool:
-    return (
-        isinstance(entry, torch.Tensor)
-        and entry.dim() == 0
-        and not entry.dtype.is_floating_point
-        and (entry.dtype != torch.bool)
-    )
-
-
-def setitem(obj: object, index: object, value: object) -> object:
-    """``obj[index] = value`` inside a converted body: in place eagerly (same aliasing as Python);
-    functional while exporting, since graph-op bodies may not mutate their inputs."""
-    if not (is_tracing() and isinstance(obj, torch.Tensor)):
-        obj[index] = value
-        return obj
-    entries = index if isinstance(index, tuple) else (index,)
-    scalar = [i for i, e in enumerate(entries) if _is_scalar_index(e)]
-    simple = all(isinstance(e, slice) and e == slice(None) for i, e in enumerate(entries) if i not in scalar)
-    if len(scalar) == 1 and simple:
-        dim = scalar[0]
-        position = _non_negative(entries[dim], obj.shape[dim])
-        value = torch.as_tensor(value, dtype=obj.dtype).expand(getitem(obj, index).shape)
-        return obj.index_copy(dim, position, value.unsqueeze(dim))
-    result = obj.clone()
-    result[index] = value
-    return result

@@ -3,7 +3,7 @@
 from deploy.rewriters.calls import call
 from deploy.rewriters.casts import bool_, float_, float_item, int_, item, len_, tensor
 from deploy.rewriters.choice import pick
-from deploy.rewriters.loop_operators import for_range, getitem, setitem, while_stmt
+from deploy.rewriters.loop_operators import for_range, while_stmt
 from deploy.rewriters.operators import (
     and_,
     compare,
@@ -14,6 +14,7 @@ from deploy.rewriters.operators import (
     python_predicate,
     python_true,
 )
+from deploy.rewriters.subscripts import getitem, setitem, span
 from deploy.rewriters.values import Undefined, cat, stack
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "python_predicate",
     "python_true",
     "setitem",
+    "span",
     "stack",
     "tensor",
     "while_stmt",

@@ -93,17 +93,39 @@ class StackedList:
     appended values stacked along a new dim 0. ``torch.stack``/``torch.cat`` on it (routed
     through the runtime) become a movedim/reshape of the scan output."""
 
-    def __init__(self, prefix: list, stacked: torch.Tensor):
+    def __init__(self, prefix: list, stacked: torch.Tensor, suffix: list | None = None):
         self.prefix = list(prefix)
         self.stacked = stacked
+        self.suffix = list(suffix or [])
 
     def stacked_with_prefix(self) -> torch.Tensor:
-        if not self.prefix:
+        """Every value in order (the prefix, the loop's rows, values added after), stacked."""
+        if not self.prefix and not self.suffix:
             return self.stacked
-        return torch.cat([torch.stack(self.prefix, 0), self.stacked], 0)
+        parts = [torch.stack(self.prefix, 0)] if self.prefix else []
+        parts.append(self.stacked)
+        if self.suffix:
+            parts.append(torch.stack(self.suffix, 0))
+        return torch.cat(parts, 0)
+
+    def __add__(self, other):
+        """``outs + [x]``: values after the loop's."""
+        if isinstance(other, (list, tuple)):
+            return StackedList(self.prefix, self.stacked, self.suffix + list(other))
+        return NotImplemented
+
+    def __radd__(self, other):
+        """``[x] + outs``: values before the loop's."""
+        if isinstance(other, (list, tuple)) and not self.suffix:
+            return StackedList(list(other) + self.prefix, self.stacked)
+        return NotImplemented
+
+    def append(self, value) -> None:
+        """A value appended after the loop."""
+        self.suffix.append(value)
 
     def __len__(self) -> int:
-        return len(self.prefix) + self.stacked.shape[0]
+        return len(self.prefix) + self.stacked.shape[0] + len(self.suffix)
 
     def __getitem__(self, index):
         return self.stacked_with_prefix()[index]

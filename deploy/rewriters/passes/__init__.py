@@ -7,6 +7,7 @@ from deploy.rewriters.passes.conditionals import TernaryToCond
 from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
 from deploy.rewriters.passes.iteration import UnbindLoopsToRange
 from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
+from deploy.rewriters.passes.loops import AnnotateCounterBounds
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
@@ -14,6 +15,7 @@ from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
     UnbindLoopsToRange(),
+    AnnotateCounterBounds(),
     ReturnsInLoopsToFlags(),
     ReturnToElse(),
     BreakContinueToFlags(),

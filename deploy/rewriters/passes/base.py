@@ -135,18 +135,82 @@ def safe_loads(identifiers: list[str], defined: set[str], ctx: Context, like: as
             name=None,
             body=[ast.Assign([name(temp, True)], call(rt("Undefined"), constant(identifier)))],
         )
-        stmts.append(
-            ast.Try(
-                body=[ast.Assign([name(temp, True)], name(identifier))],
-                handlers=[handler],
-                orelse=[],
-                finalbody=[],
-            )
+        attempt = ast.Try(
+            body=[ast.Assign([name(temp, True)], name(identifier))],
+            handlers=[handler],
+            orelse=[],
+            finalbody=[],
         )
+        attempt._deploy_safe_load = (temp, identifier)  # see resolve_unbound_reads
+        stmts.append(attempt)
         exprs.append(name(temp))
     for stmt in stmts:
         ast.copy_location(stmt, like)
     return stmts, ast.Tuple(exprs, ast.Load())
+
+
+def _bound_in(scope: ast.AST) -> set[str]:
+    """Names a function binds (parameters, assignments, nested defs, imports), not entering nested
+    functions' bodies."""
+    bound: set[str] = set()
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        args = scope.args
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if arg is not None:
+                bound.add(arg.arg)
+    stack = list(ast.iter_child_nodes(scope)) if not isinstance(scope, ast.Lambda) else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+            continue
+        elif isinstance(node, ast.Lambda):
+            continue
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.arguments):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return bound
+
+
+def resolve_unbound_reads(func: ast.FunctionDef, outer: set[str]) -> None:
+    """After every pass: a generated ``try: v = name except NameError: v = Undefined(name)`` whose
+    name no enclosing function binds (and that is not in ``outer``: the function's globals, free
+    variables and builtins) can only fail, so it becomes ``v = Undefined(name)``. Left as a read,
+    dynamo reports the failed global lookup as an error instead of raising NameError."""
+
+    def visit(scope: ast.AST, visible: set[str]) -> None:
+        visible = visible | _bound_in(scope)
+        for field_name in BLOCK_FIELDS:
+            block = getattr(scope, field_name, None)
+            if isinstance(block, list):
+                setattr(scope, field_name, [_resolve(stmt, visible) for stmt in block])
+        for node in ast.iter_child_nodes(scope):
+            _descend(node, visible)
+
+    def _descend(node: ast.AST, visible: set[str]) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            visit(node, visible)
+            return
+        for field_name in BLOCK_FIELDS:
+            block = getattr(node, field_name, None)
+            if isinstance(block, list):
+                setattr(node, field_name, [_resolve(stmt, visible) for stmt in block])
+        for child in ast.iter_child_nodes(node):
+            _descend(child, visible)
+
+    def _resolve(stmt: ast.stmt, visible: set[str]) -> ast.stmt:
+        load = getattr(stmt, "_deploy_safe_load", None)
+        if load is None or load[1] in visible or load[1] in outer:
+            return stmt
+        temp, identifier = load
+        assign = ast.Assign([name(temp, True)], call(rt("Undefined"), constant(identifier)))
+        return ast.fix_missing_locations(ast.copy_location(assign, stmt))
+
+    visit(func, set())
 
 
 def annotate(func: ast.FunctionDef) -> None:

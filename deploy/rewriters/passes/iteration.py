@@ -1,4 +1,5 @@
-"""UnbindLoopsToRange: a loop over a tensor's slices along a dim becomes a loop over that dim's size.
+"""UnbindLoopsToRange: a loop over a tensor's slices along a dim becomes a loop over that dim's size
+(and ``reversed(range(n))`` becomes ``range(n - 1, -1, -1)``, which ForRangeToLoop converts).
 
     for x_t in x.unbind(1):                   _deploy_seq_1 = x
         h = cell(x_t, h)           ->         for _deploy_k_2 in range(_deploy_seq_1.shape[1]):
@@ -49,6 +50,34 @@ def _unbind_source(node: ast.expr) -> tuple[ast.expr, int] | None:
     return tensor, dim.value
 
 
+def _reverse_range(loop: ast.For) -> bool:
+    """``for t in reversed(range(b))`` / ``reversed(range(a, b))`` -> ``range(b - 1, a - 1, -1)``."""
+    it = loop.iter
+    if not (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "reversed"
+        and len(it.args) == 1
+        and isinstance(it.args[0], ast.Call)
+        and isinstance(it.args[0].func, ast.Name)
+        and it.args[0].func.id == "range"
+        and len(it.args[0].args) in (1, 2)
+        and not it.args[0].keywords
+    ):
+        return False
+    bounds = it.args[0].args
+    start, stop = (ast.Constant(0), bounds[0]) if len(bounds) == 1 else bounds
+    first = ast.BinOp(stop, ast.Sub(), ast.Constant(1))
+    last = ast.BinOp(start, ast.Sub(), ast.Constant(1))
+    what = getattr(loop, "_deploy_what", None)
+    loop.iter = ast.copy_location(
+        call(name("range"), first, last, ast.UnaryOp(ast.USub(), ast.Constant(1))), it
+    )
+    ast.fix_missing_locations(loop.iter)
+    loop._deploy_what = what or ast.unparse(it)
+    return True
+
+
 def _slice_at(seq: str, dim: int, counter: str) -> ast.Subscript:
     """``seq[:, :, counter]`` (dim >= 0) or ``seq[..., counter, :]`` (dim < 0)."""
     full = ast.Slice(lower=None, upper=None, step=None)
@@ -81,8 +110,12 @@ class UnbindLoopsToRange(Pass):
             and isinstance(target.elts[0], ast.Name)
         ):
             iterable, index_target, target = iterable.args[0], target.elts[0].id, target.elts[1]
+        if loop.orelse:
+            return None
+        if index_target is None and _reverse_range(loop):
+            return None  # rewritten in place
         source = _unbind_source(iterable)
-        if source is None or loop.orelse:
+        if source is None:
             return None
         tensor, dim = source
         seq = ctx.fresh("seq")

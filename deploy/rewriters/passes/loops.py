@@ -85,19 +85,100 @@ class WhileToLoop(Pass):
         map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if isinstance(stmt, ast.While) else None)
 
     def rewrite(self, loop: ast.While, ctx: Context) -> list[ast.stmt]:
-        site = ctx.new_site("while", loop, ctx.describe(loop, loop.test), unsupported_reason(loop.body))
+        bound = getattr(loop, "_deploy_bound", None)
+        accumulators = _accumulators(loop.body) if bound is not None else []
+        acc_indices = {i for i, _, _ in accumulators}
+        rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
+        site = ctx.new_site("while", loop, ctx.describe(loop, loop.test), unsupported_reason(rest))
         if loop.orelse or _keep_python(loop):
             return _guard_python(loop, site)
         carried = state_names(assigned_names(loop.body) & loop_head_live(loop))
         cond_name, body_name = ctx.fresh("cond"), ctx.fresh("body")
         cond_def = function_def(cond_name, carried, [ast.copy_location(ast.Return(loop.test), loop)], loop)
-        returned = ast.copy_location(ast.Return(names_tuple(carried)), loop)
-        body_def = function_def(body_name, carried, loop.body + [returned], loop)
+        body, appended = _appended_temps(loop.body, accumulators, ctx)
+        result_value = names_tuple(carried)
+        if accumulators:
+            result_value = ast.Tuple([result_value, names_tuple(appended)], ast.Load())
+        returned = ast.copy_location(ast.Return(result_value), loop)
+        body_def = function_def(body_name, carried, body + [returned], loop)
         loads, current = safe_loads(carried, getattr(loop, "_defined", set()), ctx, loop)
         names = ast.Tuple([constant(c) for c in carried], ast.Load())
-        dispatch = call(rt("while_stmt"), name(cond_name), name(body_name), current, names, constant(site))
-        result = ast.Assign([names_tuple(carried, store=True)], dispatch) if carried else ast.Expr(dispatch)
-        return [cond_def, body_def, *loads, ast.copy_location(result, loop)]
+        args = [name(cond_name), name(body_name), current, names, constant(site)]
+        defs = [cond_def, body_def]
+        target: ast.expr = names_tuple(carried, store=True)
+        if accumulators:
+            lists = [n for _, n, _ in accumulators]
+            cap_name = ctx.fresh("capacity")
+            defs.append(function_def(cap_name, carried, [ast.copy_location(ast.Return(bound), loop)], loop))
+            args += [names_tuple(lists), name(cap_name)]
+            target = ast.Tuple([target, names_tuple(lists, store=True)], ast.Store())
+        dispatch = call(rt("while_stmt"), *args)
+        result = ast.Assign([target], dispatch) if carried or accumulators else ast.Expr(dispatch)
+        return [*defs, *loads, ast.copy_location(result, loop)]
+
+
+def _appended_temps(body: list[ast.stmt], accumulators, ctx: Context) -> tuple[list[ast.stmt], list[str]]:
+    """The body with each accumulator ``name.append(v)`` replaced by ``_deploy_appended_N = v``."""
+    body = list(body)
+    temps = []
+    for index, _, value in accumulators:
+        temp = ctx.fresh("appended")
+        temps.append(temp)
+        body[index] = ast.copy_location(ast.Assign([name(temp, True)], value), body[index])
+    return body, temps
+
+
+class AnnotateCounterBounds(Pass):
+    """Before the tests are rewritten: note on each `while` loop the bound its step counter gives
+    (``_deploy_bound``, read by WhileToLoop for loops that append to lists)."""
+
+    name = "annotate-counter-bounds"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        for node in ast.walk(func):
+            if isinstance(node, ast.While):
+                bound = _counter_bound(node)
+                if bound is not None:
+                    node._deploy_bound = bound
+
+
+def _counter_bound(loop: ast.While) -> ast.expr | None:
+    """For ``while step < N`` or ``while step < N and ...`` (``<=`` too) whose body adds 1 to ``step`` once at its top
+    level and assigns neither ``step`` nor anything ``N`` reads otherwise: the expression for the
+    most iterations still possible (``N - step``), else None."""
+    test = loop.test
+    tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    increments = [
+        s
+        for s in loop.body
+        if isinstance(s, ast.AugAssign)
+        and isinstance(s.target, ast.Name)
+        and isinstance(s.op, ast.Add)
+        and isinstance(s.value, ast.Constant)
+        and s.value.value == 1
+    ]
+    for test in tests:
+        if not (
+            isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Lt, ast.LtE))
+        ):
+            continue
+        counter, limit = test.left.id, test.comparators[0]
+        steps = [s for s in increments if s.target.id == counter]
+        others = [s for s in loop.body if s not in steps]
+        if (
+            len(steps) != 1
+            or counter in assigned_names(others)
+            or assigned_names(loop.body) & read_names([limit])
+        ):
+            continue
+        room = ast.BinOp(limit, ast.Sub(), ast.Name(counter, ast.Load()))
+        if isinstance(test.ops[0], ast.LtE):
+            room = ast.BinOp(room, ast.Add(), ast.Constant(1))
+        return ast.fix_missing_locations(ast.copy_location(room, loop))
+    return None
 
 
 class ForRangeToLoop(Pass):

@@ -20,6 +20,26 @@ def _index_expr(node: ast.Subscript) -> ast.expr:
     return node.slice
 
 
+def _spans(index: ast.expr) -> ast.expr:
+    """``t : t + k`` (k an int literal) -> ``_deploy_rt.span(t, k)``, a slice of static length."""
+    entries = index.elts if isinstance(index, ast.Tuple) else [index]
+    out = []
+    for entry in entries:
+        upper = entry.upper if isinstance(entry, ast.Slice) else None
+        if (
+            isinstance(upper, ast.BinOp)
+            and isinstance(upper.op, ast.Add)
+            and isinstance(upper.right, ast.Constant)
+            and isinstance(upper.right.value, int)
+            and entry.lower is not None
+            and entry.step is None
+            and ast.dump(upper.left) == ast.dump(entry.lower)
+        ):
+            entry = call(rt("span"), entry.lower, upper.right)
+        out.append(entry)
+    return ast.Tuple(out, ast.Load()) if isinstance(index, ast.Tuple) else out[0]
+
+
 class _LoopIndexRewriter(ast.NodeTransformer):
     def __init__(self, counters: set[str]):
         self.counters = counters
@@ -31,7 +51,7 @@ class _LoopIndexRewriter(ast.NodeTransformer):
         used = {n.id for n in ast.walk(node.slice) if isinstance(n, ast.Name)}
         if not used & self.counters:
             return node
-        return ast.copy_location(call(rt("getitem"), node.value, _index_expr(node)), node)
+        return ast.copy_location(call(rt("getitem"), node.value, _spans(_index_expr(node))), node)
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         return node
@@ -113,5 +133,7 @@ class LoopIndexSubscripts(Pass):
                 continue
             rewriter = _LoopIndexRewriter(counters)
             node.body = [rewriter.visit(stmt) for stmt in node.body]
+            if isinstance(node, ast.While):  # `while i < n and x[:, i].sum() != 0`
+                node.test = rewriter.visit(node.test)
         stores = _StoreRewriter()
         func.body = [stores.visit(stmt) for stmt in func.body]

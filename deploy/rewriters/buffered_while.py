@@ -1,0 +1,92 @@
+"""A `while` loop on a tensor that appends to lists, bounded by a Python step counter:
+
+    step = 0
+    while step < self.max_len and not finished.all():
+        ...
+        logits_list.append(logits)
+        step += 1
+
+The pass (passes/loops.py) recognises the counter bound and hands a ``capacity`` function giving
+the most iterations still possible (``max_len - step``). The loop runs as plain Python while its
+test is a Python value; from the first tensor test on, a ``while_loop`` writes each appended value
+into a buffer of that capacity and counts the iterations; the list is then the Python prefix plus
+the first ``count`` rows (a data-dependent length, like greedy decoding with `for ... break`).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch._higher_order_ops.while_loop import while_loop
+
+from deploy.rewriters import sites
+from deploy.rewriters.operators import fresh_copies
+from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, is_symbolic, is_tracing
+
+
+def _probe_appended(body_fn, carried: tuple) -> list[torch.Tensor]:
+    """The values one iteration would append (traced with guards suppressed; the nodes are dead)."""
+    mode = torch._guards.detect_fake_mode()
+    if mode is None or mode.shape_env is None:
+        _, appended = body_fn(*fresh_copies(carried))
+    else:
+        with mode.shape_env.suppress_guards():
+            _, appended = body_fn(*fresh_copies(carried))
+    return [as_tensor_value(v) for v in appended]
+
+
+def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_id: int, carry, run, label):
+    """``while cond: body`` with appends; returns (carried values, lists). ``carry`` turns loop
+    values into tensors, ``run`` wraps the higher-order op call, ``label`` names an iteration count."""
+    lists = tuple(list(acc) for acc in lists)
+    count = 0
+    test = cond_fn(*args)
+    tensor_valued = isinstance(test, torch.Tensor)
+    while not is_symbolic(test):
+        if not test:
+            if not is_tracing():
+                sites.record_branch(site_id, label(count), tensor_valued)
+            return args, lists
+        args, appended = body_fn(*args)
+        for acc, value in zip(lists, appended):
+            acc.append(value)
+        count += 1
+        sites.check_loop_limit(site_id, count)
+        test = cond_fn(*args)
+    site = sites.get_site(site_id)
+    room = capacity(*args)
+    if not isinstance(room, int) or is_symbolic(room):
+        raise site.error(
+            "this loop appends to a list, and its step counter bound is not a Python number when the test "
+            "becomes a tensor: bound the loop by a Python int (`step < max_len`)"
+        )
+    carried = carry(args)
+    size = len(carried)
+    examples = [acc[-1] if acc else None for acc in lists]
+    if any(not isinstance(e, torch.Tensor) for e in examples):
+        examples = _probe_appended(body_fn, carried)
+    room = max(room, 0)
+    buffers = [torch.zeros((room, *e.shape), dtype=e.dtype) for e in examples]
+
+    def graph_cond(count, *rest):
+        test = as_predicate(as_tensor_value(cond_fn(*rest[:size])))
+        return torch.logical_and(count < room, test)
+
+    def graph_body(count, *rest):
+        values, old_buffers = rest[:size], rest[size:]
+        new_values, appended = body_fn(*fresh_copies(values))
+        new_buffers = [
+            buffer.index_copy(0, count.reshape(1), as_tensor_value(value).to(buffer.dtype).unsqueeze(0))
+            for buffer, value in zip(old_buffers, appended)
+        ]
+        cloned = tuple(as_tensor_value(v).clone() for v in new_values)
+        return (count + 1, *cloned, *new_buffers)
+
+    result = run(while_loop, graph_cond, graph_body, (torch.zeros((), dtype=torch.int64), *carried, *buffers))
+    total = result[0].item()
+    torch._check(total >= 0)
+    torch._check(total <= room)
+    stacked = tuple(
+        StackedList(acc, buffer.narrow(0, 0, total)) for acc, buffer in zip(lists, result[1 + size :])
+    )
+    sites.mark_emitted(site_id, "while->while_loop")
+    return tuple(result[1 : 1 + size]), stacked

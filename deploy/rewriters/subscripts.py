@@ -1,0 +1,112 @@
+"""Runtime operators for subscripts inside converted bodies: ``x[:, t]`` / ``x[:, t : t + k]`` read
+with a converted loop's 0-d tensor counter ``t``, and ``x[i] = v`` stores.
+
+While exporting, a counter entry becomes index_select (+ squeeze for a single position): dynamo
+would otherwise call ``.item()`` on it. Eagerly (and for Python indices) these are plain subscripts.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from deploy.rewriters.values import as_tensor_value, is_sym_int, is_tracing
+
+
+class Span:
+    """``t : t + length`` with a static ``length`` (the slice ``x[:, t : t + 2]`` in a loop body)."""
+
+    def __init__(self, start: object, length: int):
+        self.start, self.length = start, length
+
+    def as_slice(self) -> slice:
+        return slice(self.start, self.start + self.length)
+
+
+def span(start: object, length: int) -> object:
+    """The slice ``start : start + length``; a Span while exporting with a tensor ``start``."""
+    if is_tracing() and isinstance(start, torch.Tensor):
+        return Span(start, length)
+    return slice(start, start + length)
+
+
+def _plain(index: object) -> object:
+    if isinstance(index, tuple):
+        return tuple(e.as_slice() if isinstance(e, Span) else e for e in index)
+    return index.as_slice() if isinstance(index, Span) else index
+
+
+def getitem(obj: object, index: object) -> object:
+    """``obj[index]`` where the index may hold a converted loop's 0-d tensor counter."""
+    if not (is_tracing() and isinstance(obj, torch.Tensor)):
+        return obj[_plain(index)]
+    entries = index if isinstance(index, tuple) else (index,)
+    if not any(_is_scalar_index(e) or isinstance(e, Span) for e in entries):
+        return obj[index]
+    consuming = sum(1 for e in entries if e is not None and e is not Ellipsis)
+    basic, positions, out_dim = [], [], 0
+    for entry in entries:
+        if _is_scalar_index(entry) or isinstance(entry, Span):
+            basic.append(slice(None))
+            positions.append((out_dim, entry))
+            out_dim += 1
+        elif entry is Ellipsis:
+            basic.append(entry)
+            out_dim += obj.dim() - consuming
+        elif isinstance(entry, int):
+            basic.append(entry)
+        else:
+            basic.append(entry)
+            out_dim += 1
+    result = obj[tuple(basic)]
+    for dim, entry in reversed(positions):
+        if isinstance(entry, Span):  # x[:, t : t + k]: k positions from t (keep t + k <= size: the
+            # graph repeats the last entry where eager's slice would come out shorter)
+            start = entry.start.reshape(1).to(torch.int64)
+            offsets = torch.arange(entry.length, dtype=torch.int64)
+            result = result.index_select(dim, _in_range(start + offsets, result.shape[dim]))
+            continue
+        position = _in_range(entry, result.shape[dim])
+        result = result.index_select(dim, position).squeeze(dim)
+    return result
+
+
+def _non_negative(index: torch.Tensor, size: object) -> torch.Tensor:
+    # Loop counters are non-negative; a remainder by a symbolic size would not translate to ONNX.
+    del size
+    return index.reshape(-1).to(torch.int64)
+
+
+def _in_range(index: torch.Tensor, size: object) -> torch.Tensor:
+    """A read position clamped to the last entry: the graph evaluates both sides of `and`, so
+    ``i < n and x[:, i] > 0`` reads x[:, n] after the loop's last step, a read Python short-circuits
+    away (a read eager really makes out of range raises there anyway)."""
+    last = as_tensor_value(size) - 1 if is_sym_int(size) else torch.full((1,), size - 1, dtype=torch.int64)
+    return torch.minimum(_non_negative(index, size), last.reshape(1))
+
+
+def _is_scalar_index(entry: object) -> bool:
+    return (
+        isinstance(entry, torch.Tensor)
+        and entry.dim() == 0
+        and not entry.dtype.is_floating_point
+        and (entry.dtype != torch.bool)
+    )
+
+
+def setitem(obj: object, index: object, value: object) -> object:
+    """``obj[index] = value`` inside a converted body: in place eagerly (same aliasing as Python);
+    functional while exporting, since graph-op bodies may not mutate their inputs."""
+    if not (is_tracing() and isinstance(obj, torch.Tensor)):
+        obj[index] = value
+        return obj
+    entries = index if isinstance(index, tuple) else (index,)
+    scalar = [i for i, e in enumerate(entries) if _is_scalar_index(e)]
+    simple = all(isinstance(e, slice) and e == slice(None) for i, e in enumerate(entries) if i not in scalar)
+    if len(scalar) == 1 and simple:
+        dim = scalar[0]
+        position = _non_negative(entries[dim], obj.shape[dim])
+        value = torch.as_tensor(value, dtype=obj.dtype).expand(getitem(obj, index).shape)
+        return obj.index_copy(dim, position, value.unsqueeze(dim))
+    result = obj.clone()
+    result[index] = value
+    return result
