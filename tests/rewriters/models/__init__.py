@@ -7,6 +7,7 @@ Every module here defines ``CASES``: ``Case(name, model, example, verify, dynami
 from tests.rewriters.models import (
     branches,
     calls,
+    counters,
     decoding,
     dispatch,
     exits,
@@ -34,4 +35,5 @@ CASES = (
     + repros.CASES
     + dispatch.CASES
     + iteration.CASES
+    + counters.CASES
 )

@@ -1,0 +1,130 @@
+"""Loops bounded by Python step counters and loops written backwards or over windows: `while` with
+appends, `reversed(range(n))`, a tensor test that reads x[:, i], `x[:, t : t + 1]`, and a value
+first assigned after a `continue`."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+STEPS = torch.export.Dim("steps", min=2, max=32)
+
+
+class WhileGreedy(nn.Module):
+    """`while step < max_len and not done.all()` appending each step's logits (greedy decoding)."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.GRUCell(4, 4)
+        self.max_len = 6
+
+    def forward(self, h):
+        outs = []
+        done = torch.zeros(h.shape[0], dtype=torch.bool)
+        step = 0
+        while step < self.max_len and not done.all():
+            h = self.cell(torch.tanh(h), h)
+            outs.append(h)
+            done = done | (h.sum(-1) > 1.0)
+            step += 1
+        return torch.stack(outs + [h], 1)
+
+
+class WhileCounterBreak(nn.Module):
+    """`while step <= n` (Python bound) with a tensor `break` after the append."""
+
+    def forward(self, x):
+        outs = []
+        step = 1
+        while step <= 5:
+            x = x * 1.5
+            outs.append(x)
+            step += 1
+            if x.abs().max() > 4:
+                break
+        return torch.cat(outs)
+
+
+class BackwardScan(nn.Module):
+    """`for t in reversed(range(x.shape[1]))` with appends, over a dynamic length."""
+
+    def forward(self, x):
+        h = torch.zeros(x.shape[0])
+        outs = []
+        for t in reversed(range(x.shape[1])):
+            h = torch.tanh(x[:, t] + h)
+            outs.append(h)
+        return torch.stack(outs, 1)
+
+
+class ConsumePrefix(nn.Module):
+    """`while i < n and x[:, i].sum() != 0` with a Python counter as index."""
+
+    def forward(self, x):
+        h = torch.zeros(x.shape[0])
+        i = 0
+        while i < x.shape[1] and x[:, i].sum() != 0:
+            h = h + x[:, i]
+            i += 1
+        return h
+
+
+class MaskedSteps(nn.Module):
+    """`continue` on a tensor, a value first assigned after it, and a `t : t + 1` window."""
+
+    def forward(self, x, mask):
+        acc = torch.zeros(x.shape[0], 3)
+        for t in range(x.shape[1]):
+            if mask[:, t].sum() == 0:
+                continue
+            w = torch.sigmoid(x[:, t])
+            acc = acc + w * mask[:, t : t + 1]
+        return acc
+
+
+def _mask(length: int, zero_at: int) -> torch.Tensor:
+    mask = torch.ones(2, length)
+    mask[:, zero_at] = 0.0
+    return mask
+
+
+CASES = [
+    Case(
+        "while_counter_bound_appends",
+        seeded(WhileGreedy),
+        (torch.randn(2, 4) * 0.1,),
+        [(torch.full((2, 4), 2.0),), (torch.full((2, 4), -3.0),)],
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "while_counter_bound_break_after_append",
+        seeded(WhileCounterBreak),
+        (torch.full((3,), 0.5),),
+        [(torch.full((3,), 3.0),), (torch.full((3,), 0.01),)],
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "reversed_range_dynamic",
+        seeded(BackwardScan),
+        (torch.randn(2, 5),),
+        [(torch.randn(2, 2),), (torch.randn(2, 17),)],
+        ({1: STEPS},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "while_test_reads_counter_index",
+        seeded(ConsumePrefix),
+        (torch.tensor([[1.0, 2.0, 0.0, 4.0], [1.0, 1.0, 0.0, 1.0]]),),
+        [(torch.ones(2, 7),), (torch.zeros(2, 3),)],
+        ({1: STEPS},),
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "continue_then_local_and_window",
+        seeded(MaskedSteps),
+        (torch.randn(2, 6, 3), _mask(6, 2)),
+        [(torch.randn(2, 9, 3), _mask(9, 0)), (torch.randn(2, 3, 3), torch.ones(2, 3))],
+        ({1: STEPS}, {1: STEPS}),
+        constructs=("for->while_loop",),
+    ),
+]
