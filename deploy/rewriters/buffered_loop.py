@@ -24,20 +24,32 @@ from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, is_sym_int
 
 
-def buffered_for(start, stop, step, body_fn, carried, accumulators, break_index, run):
+def buffered_for(
+    start, stop, step, body_fn, carried, accumulators, break_index, run, pending=None, skip_on_break=False
+):
     """Remaining iterations of ``range(start, stop, step)`` as a while_loop with buffers; returns
     (carried values, lists). ``start``/``step`` are Python ints; ``stop`` a Python int, an unbacked
     SymInt (a `.item()` trip count) or, inside another loop's body, a dynamic size. ``run`` wraps
-    the higher-order op call."""
+    the higher-order op call. ``skip_on_break``: an iteration that sets the break flag appended
+    nothing (the appends follow the `break`); ``pending``: (values, flag) of an iteration already run
+    whose appends happened only if the flag is false."""
     symbolic = is_sym_int(stop)
     examples = [acc[-1] if acc else None for acc in accumulators]
     total = _trip_count(start, stop, step) if symbolic else len(range(start, stop, step))
-    first = ()
-    if any(not isinstance(e, torch.Tensor) for e in examples):
+    first, count0 = (), 0
+    if pending is not None:
+        first = [as_tensor_value(v) for v in pending[0]]
+        if any(not isinstance(v, torch.Tensor) for v in first):
+            raise TypeError("a value appended after a tensor `break` is not a tensor")
+        examples, count0 = first, torch.logical_not(as_predicate(pending[1])).to(torch.int64)
+        total = total + 1
+    elif any(not isinstance(e, torch.Tensor) for e in examples):
         # the first iteration runs before the loop; its values size the buffers and fill row 0 (a
         # `break` it takes ends the loop at once: the flag is carried and tested by the loop)
         carried, first = _peel(start, stop, step, body_fn, carried, len(accumulators))
-        examples = first
+        examples, count0 = first, 1
+        if skip_on_break:
+            count0 = torch.logical_not(as_predicate(carried[break_index])).to(torch.int64)
         start += step
     elif not symbolic and total == 0:
         return tuple(carried), accumulators
@@ -50,7 +62,7 @@ def buffered_for(start, stop, step, body_fn, carried, accumulators, break_index,
     limit = (as_tensor_value(stop).to(torch.int64).reshape(()).clone(),) if symbolic else ()
     initial = (
         torch.full((), start, dtype=torch.int64),
-        torch.full((), 1 if first else 0, dtype=torch.int64),
+        count0 if isinstance(count0, torch.Tensor) else torch.full((), count0, dtype=torch.int64),
         *limit,
         *carried,
         *buffers,
@@ -74,7 +86,10 @@ def buffered_for(start, stop, step, body_fn, carried, accumulators, break_index,
             for buffer, value in zip(old_buffers, appended)
         ]
         cloned = tuple(as_tensor_value(v).clone() for v in new_values)
-        return (index + step, count + 1, *(b.clone() for b in bound), *cloned, *new_buffers)
+        added = 1
+        if skip_on_break:  # the iteration that breaks appended nothing
+            added = torch.logical_not(as_predicate(cloned[break_index])).to(torch.int64)
+        return (index + step, count + added, *(b.clone() for b in bound), *cloned, *new_buffers)
 
     result = run(while_loop, graph_cond, graph_body, initial)
     buffers = result[skip + size :]

@@ -162,11 +162,13 @@ def for_range(
     names: tuple[str, ...],
     site_id: int,
     break_index: int = -1,
+    skip_on_break: bool = False,
 ) -> tuple:
     """``for t in range(*bounds): body``; body(t, *args) returns (args, appended values).
 
     ``accumulators`` are the lists the body appends to once per iteration; ``break_index`` is the
-    position in ``args`` of the flag a ``break`` sets (-1: none).
+    position in ``args`` of the flag a ``break`` sets (-1: none). ``skip_on_break``: the appends
+    come after the `break` (an iteration that breaks appends nothing; its values are Undefined).
     """
     start, stop, step = _range_bounds(bounds)
     if not any(is_symbolic(b) for b in (start, stop, step)):
@@ -174,10 +176,26 @@ def for_range(
         for t in range(start, stop, step):
             args, appended = body_fn(t, *args)
             count += 1
+            flag = args[break_index] if break_index >= 0 else False
+            if skip_on_break and is_symbolic(flag):  # whether this iteration appended is data-dependent
+                pending = (appended, flag)
+                return _graph_for(
+                    t + step,
+                    stop,
+                    step,
+                    body_fn,
+                    args,
+                    accumulators,
+                    names,
+                    site_id,
+                    break_index,
+                    pending,
+                    True,
+                )
             for acc, value in zip(accumulators, appended):
-                acc.append(value)
+                if not isinstance(value, Undefined):
+                    acc.append(value)
             if break_index >= 0:
-                flag = args[break_index]
                 if is_symbolic(flag):  # a tensor `break`: hand the remaining iterations to while_loop
                     return _graph_for(
                         t + step, stop, step, body_fn, args, accumulators, names, site_id, break_index
@@ -188,7 +206,9 @@ def for_range(
             tensor_valued = any(isinstance(b, torch.Tensor) for b in (start, stop, step))
             sites.record_branch(site_id, _iterations_label(count), tensor_valued)
         return args, accumulators
-    return _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, break_index)
+    return _graph_for(
+        start, stop, step, body_fn, args, accumulators, names, site_id, break_index, None, skip_on_break
+    )
 
 
 def _range_bounds(bounds: tuple) -> tuple:
@@ -199,7 +219,19 @@ def _range_bounds(bounds: tuple) -> tuple:
     return bounds
 
 
-def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, break_index):
+def _graph_for(
+    start,
+    stop,
+    step,
+    body_fn,
+    args,
+    accumulators,
+    names,
+    site_id,
+    break_index,
+    pending=None,
+    skip_on_break=False,
+):
     site = sites.get_site(site_id)
     _check_supported(site)
     if is_symbolic(step) or step == 0:
@@ -218,7 +250,19 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
         # `for i in range(int(k.item())): acc.append(...)`: a buffered while_loop over an unbacked count
         if isinstance(stop, torch.Tensor):
             stop = stop.reshape(()).to(torch.int64).item()
-        return _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index)
+        return _buffered(
+            start,
+            stop,
+            step,
+            body_fn,
+            carried,
+            accumulators,
+            names,
+            site,
+            break_index,
+            pending,
+            skip_on_break,
+        )
     if accumulators and break_index < 0 and operators.TRACE_STATE.in_loop_body and is_sym_int(stop):
         # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
         # on the nested Scan): the inner append loop becomes a buffered while_loop instead
@@ -227,7 +271,19 @@ def _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, b
         stop = as_tensor_value(stop)  # an unbacked bound (n = int(t.item())) cannot be closed over
     if accumulators:
         if break_index >= 0:
-            return _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index)
+            return _buffered(
+                start,
+                stop,
+                step,
+                body_fn,
+                carried,
+                accumulators,
+                names,
+                site,
+                break_index,
+                pending,
+                skip_on_break,
+            )
         if isinstance(stop, torch.Tensor):
             raise site.error(
                 "this loop appends to a list and its trip count is a tensor value (`.item()`, an enclosing "
@@ -282,7 +338,19 @@ def _unbacked(value: object, inside_scan: bool) -> bool:
     return is_sym_int(value) and not inside_scan
 
 
-def _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index):
+def _buffered(
+    start,
+    stop,
+    step,
+    body_fn,
+    carried,
+    accumulators,
+    names,
+    site,
+    break_index,
+    pending=None,
+    skip_on_break=False,
+):
     item_bound = isinstance(stop, torch.SymInt) and isinstance(start, int)
     if not item_bound and not all(isinstance(b, int) for b in (start, stop, step)):
         raise site.error(
@@ -290,7 +358,18 @@ def _buffered(start, stop, step, body_fn, carried, accumulators, names, site, br
             "values is unknown: append to a preallocated tensor instead (out[:, t] = value)"
         )
     try:
-        result = buffered_for(start, stop, step, body_fn, carried, accumulators, break_index, _in_loop_body)
+        result = buffered_for(
+            start,
+            stop,
+            step,
+            body_fn,
+            carried,
+            accumulators,
+            break_index,
+            _in_loop_body,
+            pending,
+            skip_on_break,
+        )
     except NotDeployableError:
         raise
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop

@@ -7,7 +7,7 @@ from deploy.rewriters.passes.conditionals import TernaryToCond
 from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
 from deploy.rewriters.passes.iteration import UnbindLoopsToRange
 from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
-from deploy.rewriters.passes.loops import AnnotateCounterBounds
+from deploy.rewriters.passes.loops import AnnotateCounterBounds, AppendsAfterBreak
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
@@ -19,6 +19,7 @@ STRUCTURAL: list[Pass] = [
     ReturnsInLoopsToFlags(),
     ReturnToElse(),
     BreakContinueToFlags(),
+    AppendsAfterBreak(),
     CallTreeCalls(),
     LoopIndexSubscripts(),
     PredicateOperators(),

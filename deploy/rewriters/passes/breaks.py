@@ -85,6 +85,7 @@ def _guard(stmts: list[ast.stmt], break_flag: str, continue_flag: str) -> list[a
         if rest:
             guarded = ast.If(test=_not_flags(jumps), body=_guard(rest, break_flag, continue_flag), orelse=[])
             guarded._deploy_what = "skip the rest of the iteration after `break`/`continue`"
+            guarded._deploy_guard_flags = jumps  # read by ForRangeToLoop (appends after a `break`)
             out.append(ast.copy_location(guarded, rest[0]))
         return out
     return out

@@ -55,6 +55,66 @@ def _guard_python(loop: ast.stmt, site: int) -> list[ast.stmt]:
     return [loop]
 
 
+class AppendsAfterBreak(Pass):
+    """Right after BreakContinueToFlags: appends a `break` guards in range loops become assignments
+    (see _appends_after_break); the loop remembers them as ``_deploy_guarded_appends``."""
+
+    name = "appends-after-break"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        for node in ast.walk(func):
+            if is_range_loop(node):
+                found = _appends_after_break(node, ctx)
+                if found:
+                    node._deploy_guarded_appends = found
+
+
+def _appends_after_break(loop: ast.For, ctx: Context) -> list[tuple[str, str]]:
+    """``if done: break`` *before* ``outs.append(y)``: the break pass left the append inside the
+    guard ``if not _break: ...``. Each such append becomes ``_deploy_appended_N = y`` there, with
+    ``_deploy_appended_N = Undefined`` before the guard (an iteration that breaks appends nothing);
+    returns (temp, list name) pairs. Only when every append of the list is such a one and nothing
+    after it in the guard can set the flag."""
+    flag = getattr(loop, "_break_flag", None)
+    if not flag:
+        return []
+    found = []
+    for position, guard in enumerate(list(loop.body)):
+        if getattr(guard, "_deploy_guard_flags", None) != [flag]:
+            continue
+        for index, stmt in enumerate(guard.body):
+            acc = _append_target(stmt)
+            later = guard.body[index + 1 :]
+            others = [s for s in loop.body if s is not guard] + guard.body[:index] + later
+            if acc is None or acc in read_names(others) or acc in assigned_names(loop.body):
+                continue
+            if flag in assigned_names(later) or acc in [a for _, a in found]:
+                continue
+            temp = ctx.fresh("appended")
+            guard.body[index] = ast.copy_location(ast.Assign([name(temp, True)], stmt.value.args[0]), stmt)
+            found.append((temp, acc, position))
+    for temp, _, position in reversed(found):
+        initial = ast.Assign([name(temp, True)], call(rt("Undefined"), constant("append")))
+        loop.body.insert(position, ast.copy_location(initial, loop.body[position]))
+    for temp, _, _ in found:  # read at the end of the body, so the guard's cond returns it
+        loop.body.append(ast.copy_location(ast.Expr(name(temp)), loop.body[-1]))
+    return [(temp, acc) for temp, acc, _ in found]
+
+
+def _append_target(stmt: ast.stmt) -> str | None:
+    if (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and isinstance(stmt.value.func, ast.Attribute)
+        and stmt.value.func.attr == "append"
+        and isinstance(stmt.value.func.value, ast.Name)
+        and len(stmt.value.args) == 1
+        and not stmt.value.keywords
+    ):
+        return stmt.value.func.value.id
+    return None
+
+
 def _accumulators(body: list[ast.stmt]) -> list[tuple[int, str, ast.expr]]:
     """(statement index, list name, appended value) for top-level ``name.append(value)``."""
     found = []
@@ -191,6 +251,7 @@ class ForRangeToLoop(Pass):
 
     def rewrite(self, loop: ast.For, ctx: Context) -> list[ast.stmt]:
         header = getattr(loop, "_deploy_what", None) or f"for {loop.target.id} in {ctx.source_of(loop.iter)}"
+        guarded = getattr(loop, "_deploy_guarded_appends", [])
         accumulators = _accumulators(loop.body)
         acc_indices = {i for i, _, _ in accumulators}
         rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
@@ -199,7 +260,7 @@ class ForRangeToLoop(Pass):
         if _keep_python(loop) or counter in getattr(loop, "_live_after", set()):
             return _guard_python(loop, site)
         body = list(loop.body)
-        appended = []
+        appended = [temp for temp, _ in guarded]
         for index, _, value in accumulators:
             temp = ctx.fresh("appended")
             appended.append(temp)
@@ -215,7 +276,8 @@ class ForRangeToLoop(Pass):
             body_name, [counter, *carried], body + [ast.copy_location(returned, loop)], loop
         )
         loads, current = safe_loads(carried, getattr(loop, "_defined", set()), ctx, loop)
-        lists = names_tuple([n for _, n, _ in accumulators])
+        list_names = [acc for _, acc in guarded] + [n for _, n, _ in accumulators]
+        lists = names_tuple(list_names)
         names = ast.Tuple([constant(c) for c in carried], ast.Load())
         bounds = ast.Tuple(list(loop.iter.args), ast.Load())
         break_index = carried.index(flag) if flag else -1
@@ -228,9 +290,9 @@ class ForRangeToLoop(Pass):
             names,
             constant(site),
             constant(break_index),
+            constant(bool(guarded)),
         )
         target = ast.Tuple(
-            [names_tuple(carried, store=True), names_tuple([n for _, n, _ in accumulators], store=True)],
-            ast.Store(),
+            [names_tuple(carried, store=True), names_tuple(list_names, store=True)], ast.Store()
         )
         return [body_def, *loads, ast.copy_location(ast.Assign([target], dispatch), loop)]

@@ -82,6 +82,20 @@ class MaskedSteps(nn.Module):
         return acc
 
 
+class BreakFirst(nn.Module):
+    """`if done: break` at the top of the body, appends after it (the iteration that breaks
+    appends nothing), and the list extended after the loop."""
+
+    def forward(self, x):
+        outs = []
+        for _ in range(6):
+            if x.sum() > 10:
+                break
+            x = x + 1
+            outs.append(x * 2)
+        return torch.stack(outs + [x], 0)
+
+
 def _mask(length: int, zero_at: int) -> torch.Tensor:
     mask = torch.ones(2, length)
     mask[:, zero_at] = 0.0
@@ -125,6 +139,13 @@ CASES = [
         (torch.randn(2, 6, 3), _mask(6, 2)),
         [(torch.randn(2, 9, 3), _mask(9, 0)), (torch.randn(2, 3, 3), torch.ones(2, 3))],
         ({1: STEPS}, {1: STEPS}),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "break_before_append",
+        seeded(BreakFirst),
+        (torch.zeros(3),),
+        [(torch.full((3,), 4.0),), (torch.full((3,), -9.0),), (torch.full((3,), 2.5),)],
         constructs=("for->while_loop",),
     ),
 ]
