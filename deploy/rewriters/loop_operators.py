@@ -19,57 +19,25 @@ from deploy.errors import NotDeployableError
 from deploy.rewriters import operators, sites
 from deploy.rewriters.buffered_loop import buffered_for
 from deploy.rewriters.buffered_while import buffered_while
-from deploy.rewriters.closures import unbacked_closures_as_tensors
-from deploy.rewriters.operators import _explain, _nested_deploy_error, fresh_copies
+from deploy.rewriters.loop_common import (
+    carry,
+    check_supported,
+    clone_all,
+    in_loop_body,
+    iterations_label,
+    loop_error,
+    to_tensor_predicate,
+)
+from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.values import (
     StackedList,
     Undefined,
     as_predicate,
     as_tensor_value,
-    is_sym_bool,
     is_sym_int,
     is_symbolic,
     is_tracing,
 )
-
-
-def _iterations_label(count: int) -> str:
-    return "loop 0 iterations" if count == 0 else "loop 1 iteration" if count == 1 else "loop 2+ iterations"
-
-
-def _carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
-    out = []
-    for name, value in zip(names, values):
-        if isinstance(value, Undefined):
-            raise site.error(
-                f"variable {name!r} is assigned inside this loop and read in a later iteration or after "
-                "the loop, but has no value before it: initialise it before the loop"
-            )
-        value = as_tensor_value(value)
-        if not isinstance(value, torch.Tensor):
-            raise site.error(
-                f"loop variable {name!r} holds a {type(value).__name__}; a loop on tensors "
-                "can only carry tensors and numbers"
-            )
-        # views with symbolic strides (x[:, 0] of a dynamic x) trip dynamo inside while_loop
-        out.append(value.contiguous().clone() if not value.is_contiguous() else value)
-    return tuple(out)
-
-
-def _clone_all(values) -> tuple:
-    return tuple(
-        as_tensor_value(v).clone() if isinstance(as_tensor_value(v), torch.Tensor) else v for v in values
-    )
-
-
-def _loop_error(site: sites.Site, exc: Exception, names: tuple[str, ...]):
-    nested = _nested_deploy_error(exc)
-    if nested is not None:
-        return nested
-    return site.error(
-        f"cannot turn this `{site.construct}` loop into torch.while_loop/scan: {_explain(exc)}. "
-        f"Loop variables ({', '.join(names) or 'none'}) must keep their dtype and shape across iterations."
-    )
 
 
 def while_stmt(
@@ -80,7 +48,7 @@ def while_stmt(
     result is (carried, lists) and ``capacity`` bounds the iterations (buffered_while.py)."""
     if capacity is not None:
         site = sites.get_site(site_id)
-        _check_supported(site)
+        check_supported(site)
         try:
             return buffered_while(
                 cond_fn,
@@ -89,69 +57,42 @@ def while_stmt(
                 lists,
                 capacity,
                 site_id,
-                lambda values: _carry(values, names, site),
-                _in_loop_body,
-                _iterations_label,
+                lambda values: carry(values, names, site),
+                in_loop_body,
+                iterations_label,
             )
         except NotDeployableError:
             raise
         except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
-            raise _loop_error(site, exc, names) from exc
+            raise loop_error(site, exc, names) from exc
     count = 0
     test = cond_fn(*args)
     tensor_valued = isinstance(test, torch.Tensor)
     while not is_symbolic(test):
         if not test:
             if not is_tracing():
-                sites.record_branch(site_id, _iterations_label(count), tensor_valued)
+                sites.record_branch(site_id, iterations_label(count), tensor_valued)
             return args
         args = tuple(body_fn(*args))
         count += 1
         sites.check_loop_limit(site_id, count)
         test = cond_fn(*args)
     site = sites.get_site(site_id)
-    _check_supported(site)
-    carried = _carry(args, names, site)
+    check_supported(site)
+    carried = carry(args, names, site)
 
     def graph_cond(*values):
-        return as_predicate(_to_tensor_predicate(cond_fn(*values)))
+        return as_predicate(to_tensor_predicate(cond_fn(*values)))
 
     def graph_body(*values):
-        return _clone_all(body_fn(*fresh_copies(values)))
+        return clone_all(body_fn(*fresh_copies(values)))
 
     try:
-        result = _in_loop_body(while_loop, graph_cond, graph_body, carried)
+        result = in_loop_body(while_loop, graph_cond, graph_body, carried)
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
-        raise _loop_error(site, exc, names) from exc
+        raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site_id, "while->while_loop")
     return tuple(result)
-
-
-def _check_supported(site: sites.Site) -> None:
-    if site.unsupported:
-        raise site.error(
-            f"this `{site.construct}` loop on a tensor value cannot become a graph loop: {site.unsupported}"
-        )
-
-
-def _in_loop_body(operator, *args):
-    """Run a loop higher-order op with the in-loop-body flag set while torch traces its body."""
-    state = operators.TRACE_STATE
-    previous = state.in_loop_body
-    state.in_loop_body = True
-    try:
-        with unbacked_closures_as_tensors(*(a for a in args if callable(a))):
-            return operator(*args)
-    finally:
-        state.in_loop_body = previous
-
-
-def _to_tensor_predicate(value: object) -> torch.Tensor:
-    if isinstance(value, torch.Tensor):
-        return value
-    if is_sym_bool(value):
-        return as_tensor_value(value)
-    return torch.full((), bool(value), dtype=torch.bool)
 
 
 def for_range(
@@ -204,7 +145,7 @@ def for_range(
                     break
         if not is_tracing():
             tensor_valued = any(isinstance(b, torch.Tensor) for b in (start, stop, step))
-            sites.record_branch(site_id, _iterations_label(count), tensor_valued)
+            sites.record_branch(site_id, iterations_label(count), tensor_valued)
         return args, accumulators
     return _graph_for(
         start, stop, step, body_fn, args, accumulators, names, site_id, break_index, None, skip_on_break
@@ -233,7 +174,7 @@ def _graph_for(
     skip_on_break=False,
 ):
     site = sites.get_site(site_id)
-    _check_supported(site)
+    check_supported(site)
     if is_symbolic(step) or step == 0:
         raise site.error("the step of a range() loop over a tensor/dynamic bound must be a Python int")
     if any(v is None or isinstance(v, Undefined) for v in args) and break_index < 0:
@@ -245,11 +186,9 @@ def _graph_for(
         for acc, value in zip(accumulators, appended):
             acc.append(value)
         start = start + step
-    carried = _carry(args, names, site)
-    if accumulators and _data_bound(start, stop):
-        # `for i in range(int(k.item())): acc.append(...)`: a buffered while_loop over an unbacked count
-        if isinstance(stop, torch.Tensor):
-            stop = stop.reshape(()).to(torch.int64).item()
+    carried = carry(args, names, site)
+
+    def buffered(stop):
         return _buffered(
             start,
             stop,
@@ -263,27 +202,21 @@ def _graph_for(
             pending,
             skip_on_break,
         )
+
+    if accumulators and _data_bound(start, stop):
+        # `for i in range(int(k.item())): acc.append(...)`: a buffered while_loop over an unbacked count
+        if isinstance(stop, torch.Tensor):
+            stop = stop.reshape(()).to(torch.int64).item()
+        return buffered(stop)
     if accumulators and break_index < 0 and operators.TRACE_STATE.in_loop_body and is_sym_int(stop):
         # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
         # on the nested Scan): the inner append loop becomes a buffered while_loop instead
-        return _buffered(start, stop, step, body_fn, carried, accumulators, names, site, break_index)
+        return buffered(stop)
     if _unbacked(stop, inside_scan=bool(accumulators) and break_index < 0):
         stop = as_tensor_value(stop)  # an unbacked bound (n = int(t.item())) cannot be closed over
     if accumulators:
         if break_index >= 0:
-            return _buffered(
-                start,
-                stop,
-                step,
-                body_fn,
-                carried,
-                accumulators,
-                names,
-                site,
-                break_index,
-                pending,
-                skip_on_break,
-            )
+            return buffered(stop)
         if isinstance(stop, torch.Tensor):
             raise site.error(
                 "this loop appends to a list and its trip count is a tensor value (`.item()`, an enclosing "
@@ -302,7 +235,7 @@ def _graph_for(
         bound = values[0] if limit else stop
         values = values[len(limit) :]
         more = index < bound if step > 0 else index > bound
-        more = _to_tensor_predicate(more)
+        more = to_tensor_predicate(more)
         if break_index >= 0:
             more = torch.logical_and(more, torch.logical_not(as_predicate(values[break_index])))
         return more
@@ -310,12 +243,12 @@ def _graph_for(
     def graph_body(index, *values):
         bound, values = values[: len(limit)], values[len(limit) :]
         new_values, _ = body_fn(index, *fresh_copies(values))
-        return (index + step, *(b.clone() for b in bound), *_clone_all(new_values))
+        return (index + step, *(b.clone() for b in bound), *clone_all(new_values))
 
     try:
-        result = _in_loop_body(while_loop, graph_cond, graph_body, (index0, *limit, *carried))
+        result = in_loop_body(while_loop, graph_cond, graph_body, (index0, *limit, *carried))
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
-        raise _loop_error(site, exc, names) from exc
+        raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site_id, "for->while_loop")
     return tuple(result[1 + len(limit) :]), accumulators
 
@@ -366,14 +299,14 @@ def _buffered(
             carried,
             accumulators,
             break_index,
-            _in_loop_body,
+            in_loop_body,
             pending,
             skip_on_break,
         )
     except NotDeployableError:
         raise
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
-        raise _loop_error(site, exc, names) from exc
+        raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site.id, "for->while_loop")
     return result
 
@@ -391,7 +324,7 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
     def combine(carry, index):
         values = () if dummy else fresh_copies(tuple(carry))
         new_values, appended = body_fn(index, *values)
-        new_values = (carry[0].clone(),) if dummy else _clone_all(new_values)
+        new_values = (carry[0].clone(),) if dummy else clone_all(new_values)
         if skip:
             new_values = tuple(
                 operators._where(index < skip, old, new) for old, new in zip(carry, new_values)
@@ -405,9 +338,9 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
         return list(new_values), ys
 
     try:
-        final, stacked = _in_loop_body(scan, combine, list(carried), indices)
+        final, stacked = in_loop_body(scan, combine, list(carried), indices)
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
-        raise _loop_error(site, exc, names) from exc
+        raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site.id, "for->scan")
     if skip:
         with torch.fx.experimental._config.patch(backed_size_oblivious=True):

@@ -182,25 +182,15 @@ def resolve_unbound_reads(func: ast.FunctionDef, outer: set[str]) -> None:
     variables and builtins) can only fail, so it becomes ``v = Undefined(name)``. Left as a read,
     dynamo reports the failed global lookup as an error instead of raising NameError."""
 
-    def visit(scope: ast.AST, visible: set[str]) -> None:
-        visible = visible | _bound_in(scope)
-        for field_name in BLOCK_FIELDS:
-            block = getattr(scope, field_name, None)
-            if isinstance(block, list):
-                setattr(scope, field_name, [_resolve(stmt, visible) for stmt in block])
-        for node in ast.iter_child_nodes(scope):
-            _descend(node, visible)
-
-    def _descend(node: ast.AST, visible: set[str]) -> None:
+    def walk(node: ast.AST, visible: set[str]) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            visit(node, visible)
-            return
+            visible = visible | _bound_in(node)
         for field_name in BLOCK_FIELDS:
             block = getattr(node, field_name, None)
             if isinstance(block, list):
                 setattr(node, field_name, [_resolve(stmt, visible) for stmt in block])
         for child in ast.iter_child_nodes(node):
-            _descend(child, visible)
+            walk(child, visible)
 
     def _resolve(stmt: ast.stmt, visible: set[str]) -> ast.stmt:
         load = getattr(stmt, "_deploy_safe_load", None)
@@ -210,7 +200,7 @@ def resolve_unbound_reads(func: ast.FunctionDef, outer: set[str]) -> None:
         assign = ast.Assign([name(temp, True)], call(rt("Undefined"), constant(identifier)))
         return ast.fix_missing_locations(ast.copy_location(assign, stmt))
 
-    visit(func, set())
+    walk(func, set())
 
 
 def annotate(func: ast.FunctionDef) -> None:

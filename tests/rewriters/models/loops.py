@@ -111,18 +111,18 @@ class Reverse(nn.Module):
 
 
 class ItemStack(nn.Module):
-    """for over range(int(k.item())) appending each state, then torch.stack (a trajectory)."""
+    """for over range(int(k.item())) appending each state, then torch.stack along dim 1."""
 
     def __init__(self):
         super().__init__()
-        self.dyn = nn.Linear(4, 4)
+        self.step = nn.Linear(4, 4)
 
-    def forward(self, state, k):
-        states = []
+    def forward(self, h, k):
+        trace = []
         for i in range(int(k.item())):
-            state = state + 0.1 * torch.tanh(self.dyn(state)) + 0.01 * i
-            states.append(state)
-        return torch.stack(states, dim=1)
+            h = torch.relu(self.step(h)) - 0.05 * i
+            trace.append(h)
+        return torch.stack(trace, dim=1)
 
 
 class ItemCatFromOne(nn.Module):

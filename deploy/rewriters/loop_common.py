@@ -1,0 +1,76 @@
+"""Helpers every converted loop shares: carried values, error messages, the loop-body flag."""
+
+from __future__ import annotations
+
+import torch
+
+from deploy.rewriters import operators, sites
+from deploy.rewriters.closures import unbacked_closures_as_tensors
+from deploy.rewriters.operators import _explain, _nested_deploy_error
+from deploy.rewriters.values import Undefined, as_tensor_value, is_sym_bool
+
+
+def iterations_label(count: int) -> str:
+    return "loop 0 iterations" if count == 0 else "loop 1 iteration" if count == 1 else "loop 2+ iterations"
+
+
+def carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
+    out = []
+    for name, value in zip(names, values):
+        if isinstance(value, Undefined):
+            raise site.error(
+                f"variable {name!r} is assigned inside this loop and read in a later iteration or after "
+                "the loop, but has no value before it: initialise it before the loop"
+            )
+        value = as_tensor_value(value)
+        if not isinstance(value, torch.Tensor):
+            raise site.error(
+                f"loop variable {name!r} holds a {type(value).__name__}; a loop on tensors "
+                "can only carry tensors and numbers"
+            )
+        # views with symbolic strides (x[:, 0] of a dynamic x) trip dynamo inside while_loop
+        out.append(value.contiguous().clone() if not value.is_contiguous() else value)
+    return tuple(out)
+
+
+def clone_all(values) -> tuple:
+    return tuple(
+        as_tensor_value(v).clone() if isinstance(as_tensor_value(v), torch.Tensor) else v for v in values
+    )
+
+
+def loop_error(site: sites.Site, exc: Exception, names: tuple[str, ...]):
+    nested = _nested_deploy_error(exc)
+    if nested is not None:
+        return nested
+    return site.error(
+        f"cannot turn this `{site.construct}` loop into torch.while_loop/scan: {_explain(exc)}. "
+        f"Loop variables ({', '.join(names) or 'none'}) must keep their dtype and shape across iterations."
+    )
+
+
+def check_supported(site: sites.Site) -> None:
+    if site.unsupported:
+        raise site.error(
+            f"this `{site.construct}` loop on a tensor value cannot become a graph loop: {site.unsupported}"
+        )
+
+
+def in_loop_body(operator, *args):
+    """Run a loop higher-order op with the in-loop-body flag set while torch traces its body."""
+    state = operators.TRACE_STATE
+    previous = state.in_loop_body
+    state.in_loop_body = True
+    try:
+        with unbacked_closures_as_tensors(*(a for a in args if callable(a))):
+            return operator(*args)
+    finally:
+        state.in_loop_body = previous
+
+
+def to_tensor_predicate(value: object) -> torch.Tensor:
+    if isinstance(value, torch.Tensor):
+        return value
+    if is_sym_bool(value):
+        return as_tensor_value(value)
+    return torch.full((), bool(value), dtype=torch.bool)
