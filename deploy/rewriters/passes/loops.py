@@ -120,16 +120,9 @@ def _accumulators(body: list[ast.stmt]) -> list[tuple[int, str, ast.expr]]:
     found = []
     assigned = assigned_names(body)
     for index, stmt in enumerate(body):
-        if (
-            isinstance(stmt, ast.Expr)
-            and isinstance(stmt.value, ast.Call)
-            and isinstance(stmt.value.func, ast.Attribute)
-            and stmt.value.func.attr == "append"
-            and isinstance(stmt.value.func.value, ast.Name)
-            and len(stmt.value.args) == 1
-            and stmt.value.func.value.id not in assigned
-        ):
-            found.append((index, stmt.value.func.value.id, stmt.value.args[0]))
+        target = _append_target(stmt)
+        if target is not None and target not in assigned:
+            found.append((index, target, stmt.value.args[0]))
     names = [n for _, n, _ in found]
     others = [s for i, s in enumerate(body) if i not in {j for j, _, _ in found}]
     used_elsewhere = read_names(others) | read_names([v for _, _, v in found])
