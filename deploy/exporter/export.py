@@ -99,7 +99,11 @@ def explain_export_failure(exc: BaseException, module: torch.nn.Module) -> NotDe
     if "specialized it to be a constant" in message or "Constraints violated" in message:
         loop = find_shape_control_flow(module)
         what = "a dynamic dim was specialised to its example size"
-        hint = "a Python loop or branch on that size fixes it; let deploy rewrite it or mark the dim static"
+        hint = (
+            "a Python loop or branch on that size fixes it (deploy converts those unless --no-rewrite); "
+            "otherwise make the code at that line work for every size (e.g. no list of differently-sized "
+            "chunks) or mark the dim static"
+        )
         return _located(what, hint, where or loop)
     first = message.strip().splitlines()[0] if message.strip() else type(exc).__name__
     return _located(f"torch.export failed: {type(exc).__name__}: {first}", "", where)
