@@ -104,6 +104,7 @@ def for_range(
     site_id: int,
     break_index: int = -1,
     skip_on_break: bool = False,
+    prepends: tuple = (),
 ) -> tuple:
     """``for t in range(*bounds): body``; body(t, *args) returns (args, appended values).
 
@@ -111,6 +112,14 @@ def for_range(
     position in ``args`` of the flag a ``break`` sets (-1: none). ``skip_on_break``: the appends
     come after the `break` (an iteration that breaks appends nothing; its values are Undefined).
     """
+    if any(prepends):  # `outs.insert(0, v)`: the loop's values in reverse, before the list's
+        sizes = [len(acc) for acc in accumulators]
+        args, lists = for_range(
+            bounds, body_fn, args, accumulators, names, site_id, break_index, skip_on_break
+        )
+        return args, tuple(
+            _prepended(lst, size) if first else lst for lst, size, first in zip(lists, sizes, prepends)
+        )
     start, stop, step = _range_bounds(bounds)
     if not any(is_symbolic(b) for b in (start, stop, step)):
         count = 0
@@ -150,6 +159,15 @@ def for_range(
     return _graph_for(
         start, stop, step, body_fn, args, accumulators, names, site_id, break_index, None, skip_on_break
     )
+
+
+def _prepended(values: object, size: int) -> object:
+    """A list the loop grew with ``insert(0, v)``, from one it grew by appending to (``size``
+    values were there before the loop): the loop's values reversed, then the earlier ones."""
+    if isinstance(values, StackedList):
+        earlier = list(reversed(values.prefix[size:])) + values.prefix[:size]
+        return StackedList([], values.stacked.flip(0), earlier + values.suffix)
+    return list(reversed(values[size:])) + list(values[:size])
 
 
 def _range_bounds(bounds: tuple) -> tuple:

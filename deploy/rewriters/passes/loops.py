@@ -91,7 +91,9 @@ def _appends_after_break(loop: ast.For, ctx: Context) -> list[tuple[str, str]]:
             if flag in assigned_names(later) or acc in [a for _, a in found]:
                 continue
             temp = ctx.fresh("appended")
-            guard.body[index] = ast.copy_location(ast.Assign([name(temp, True)], stmt.value.args[0]), stmt)
+            if _is_prepend(stmt):
+                continue
+            guard.body[index] = ast.copy_location(ast.Assign([name(temp, True)], _appended_value(stmt)), stmt)
             found.append((temp, acc, position))
     for temp, _, position in reversed(found):
         initial = ast.Assign([name(temp, True)], call(rt("Undefined"), constant("append")))
@@ -102,17 +104,36 @@ def _appends_after_break(loop: ast.For, ctx: Context) -> list[tuple[str, str]]:
 
 
 def _append_target(stmt: ast.stmt) -> str | None:
-    if (
+    """The list a statement ``name.append(v)`` or ``name.insert(0, v)`` adds one value to."""
+    if not (
         isinstance(stmt, ast.Expr)
         and isinstance(stmt.value, ast.Call)
         and isinstance(stmt.value.func, ast.Attribute)
-        and stmt.value.func.attr == "append"
         and isinstance(stmt.value.func.value, ast.Name)
-        and len(stmt.value.args) == 1
         and not stmt.value.keywords
     ):
-        return stmt.value.func.value.id
+        return None
+    call_ = stmt.value
+    if call_.func.attr == "append" and len(call_.args) == 1:
+        return call_.func.value.id
+    if _is_prepend(stmt):
+        return call_.func.value.id
     return None
+
+
+def _is_prepend(stmt: ast.stmt) -> bool:
+    """``name.insert(0, v)``: the value goes to the front (a backward loop collecting outputs)."""
+    call_ = stmt.value
+    return (
+        call_.func.attr == "insert"
+        and len(call_.args) == 2
+        and isinstance(call_.args[0], ast.Constant)
+        and call_.args[0].value == 0
+    )
+
+
+def _appended_value(stmt: ast.stmt) -> ast.expr:
+    return stmt.value.args[-1]
 
 
 def _accumulators(body: list[ast.stmt]) -> list[tuple[int, str, ast.expr]]:
@@ -122,7 +143,7 @@ def _accumulators(body: list[ast.stmt]) -> list[tuple[int, str, ast.expr]]:
     for index, stmt in enumerate(body):
         target = _append_target(stmt)
         if target is not None and target not in assigned:
-            found.append((index, target, stmt.value.args[0]))
+            found.append((index, target, _appended_value(stmt)))
     names = [n for _, n, _ in found]
     others = [s for i, s in enumerate(body) if i not in {j for j, _, _ in found}]
     used_elsewhere = read_names(others) | read_names([v for _, _, v in found])
@@ -140,6 +161,7 @@ class WhileToLoop(Pass):
     def rewrite(self, loop: ast.While, ctx: Context) -> list[ast.stmt]:
         bound = getattr(loop, "_deploy_bound", None)
         accumulators = _accumulators(loop.body) if bound is not None else []
+        accumulators = [a for a in accumulators if not _is_prepend(loop.body[a[0]])]
         acc_indices = {i for i, _, _ in accumulators}
         rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
         site = ctx.new_site("while", loop, ctx.describe(loop, loop.test), unsupported_reason(rest))
@@ -284,6 +306,11 @@ class ForRangeToLoop(Pass):
             constant(site),
             constant(break_index),
             constant(bool(guarded)),
+            ast.Tuple(
+                [constant(False) for _ in guarded]
+                + [constant(_is_prepend(loop.body[i])) for i, _, _ in accumulators],
+                ast.Load(),
+            ),
         )
         target = ast.Tuple(
             [names_tuple(carried, store=True), names_tuple(list_names, store=True)], ast.Store()

@@ -96,6 +96,22 @@ class BreakFirst(nn.Module):
         return torch.stack(outs + [x], 0)
 
 
+class BackwardInsert(nn.Module):
+    """A backward RNN pass collecting with `outs.insert(0, h)` (outputs in time order)."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.GRUCell(3, 4)
+
+    def forward(self, x):
+        h = torch.zeros(x.shape[0], 4)
+        outs = []
+        for t in reversed(range(x.shape[1])):
+            h = self.cell(x[:, t], h)
+            outs.insert(0, h)
+        return torch.stack(outs, 1)
+
+
 def _mask(length: int, zero_at: int) -> torch.Tensor:
     mask = torch.ones(2, length)
     mask[:, zero_at] = 0.0
@@ -147,5 +163,13 @@ CASES = [
         (torch.zeros(3),),
         [(torch.full((3,), 4.0),), (torch.full((3,), -9.0),), (torch.full((3,), 2.5),)],
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "backward_loop_inserts_at_front",
+        seeded(BackwardInsert),
+        (torch.randn(2, 5, 3),),
+        [(torch.randn(2, 2, 3),), (torch.randn(2, 11, 3),)],
+        ({1: STEPS},),
+        constructs=("for->scan",),
     ),
 ]
