@@ -15,6 +15,7 @@ import onnx
 from deploy.atomic import atomic_path
 from deploy.errors import UnsupportedOpError
 from deploy.quiet import quiet_torch
+from deploy.runtimes.onnx.decompositions import size_exact
 from deploy.runtimes.onnx.source import copy_node_sources
 
 
@@ -25,7 +26,7 @@ def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None =
     with quiet_torch():
         try:
             program = torch.onnx.export(
-                exported_program,
+                size_exact(exported_program),
                 (),
                 dynamo=True,
                 verbose=False,

@@ -1,0 +1,67 @@
+"""Rewrites of ops whose ONNX translation is only right for the example's sizes.
+
+``adaptive_avg_pool1d/2d`` to a fixed output size over a *dynamic* input size: torch.onnx fixes the
+pooling kernel from the example's size (a 32-long example gives kernel 2, wrong for length 40). Here
+such a pool becomes window means from a cumulative sum, with each window's bounds computed from
+the run-time size (start = floor(i * L / out), end = ceil((i + 1) * L / out)): exactly PyTorch's
+windows, in ops ONNX and TFLite run for any size. Programs without such a pool are left as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _adaptive_mean(x, dim: int, out: int):
+    import torch
+
+    length = x.shape[dim]
+    index = torch.arange(out, dtype=torch.int64, device=x.device)
+    start = (index * length) // out
+    end = ((index + 1) * length + out - 1) // out
+    zeros = x.new_zeros([*x.shape[:dim], 1, *x.shape[dim + 1 :]])
+    sums = torch.cat([zeros, torch.cumsum(x, dim)], dim)
+    total = sums.index_select(dim, end) - sums.index_select(dim, start)
+    shape = [1] * x.dim()
+    shape[dim] = out
+    return total / (end - start).to(x.dtype).reshape(shape)
+
+
+def _pool1d(x, output_size):
+    return _adaptive_mean(x, x.dim() - 1, output_size[0])
+
+
+def _pool2d(x, output_size):
+    rows, cols = output_size
+    return _adaptive_mean(_adaptive_mean(x, x.dim() - 2, rows), x.dim() - 1, cols)
+
+
+def _dynamic_adaptive_pools(program: Any) -> bool:
+    import torch
+
+    targets = {
+        torch.ops.aten.adaptive_avg_pool1d.default: 1,
+        torch.ops.aten.adaptive_avg_pool2d.default: 2,
+        torch.ops.aten._adaptive_avg_pool2d.default: 2,
+    }
+    for node in program.graph.nodes:
+        pooled = targets.get(node.target) if node.op == "call_function" else None
+        value = node.args[0].meta.get("val") if pooled else None
+        if value is not None and any(not isinstance(d, int) for d in value.shape[-pooled:]):
+            return True
+    return False
+
+
+def size_exact(program: Any) -> Any:
+    """``program`` with adaptive average pools over dynamic sizes decomposed (see module docstring)."""
+    if not _dynamic_adaptive_pools(program):
+        return program
+    import torch
+
+    aten = torch.ops.aten
+    table = {
+        aten.adaptive_avg_pool1d.default: _pool1d,
+        aten.adaptive_avg_pool2d.default: _pool2d,
+        aten._adaptive_avg_pool2d.default: _pool2d,
+    }
+    return program.run_decompositions(table)
