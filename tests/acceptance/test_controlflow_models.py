@@ -1,5 +1,5 @@
-"""Acceptance check for issue #3: 64 eager models with Python control flow, written independently of the
-rewriters (three sets of 24, 20 and 20 by three checkers who had not read them), must export to ONNX
+"""Acceptance check for issue #3: 84 eager models with Python control flow, written independently of the
+rewriters (four sets of 24, 20, 20 and 20 by four checkers who had not read them), must export to ONNX
 (and, measured separately, TFLite) and match eager on every path."""
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ ONNX_XFAIL: dict[str, str] = {
     "torch.export cannot decide its stride check (Eq(Max(1, 2*u0), 1)); refused with the user's line",
     "chunked_norm": "`for s in range(0, n, 4)` appending chunks x[..., s : s + 4] whose last one is shorter: "
     "values of different sizes cannot be stacked by a loop; refused (a dynamic dim specialised)",
+    "chunked_conv": "the same construct as chunked_norm: `range(0, L, CHUNK)` appending chunks of different sizes",
+    "beam_search_v2": "a loop-carried tensor that grows every step (`history = torch.cat([history, tok], 1)`): "
+    "torch.while_loop needs loop variables of one shape; refused naming the loop",
 }
 # The same models fail before the TFLite lowering is reached (the ONNX program cannot be built).
 TFLITE_XFAIL: dict[str, str] = {name: f"fails before lowering: {why}" for name, why in ONNX_XFAIL.items()}
@@ -83,8 +86,8 @@ def _if_sites_not_covered(report: dict) -> dict[str, list[str]]:
     }
 
 
-def test_there_are_64_models():
-    assert len(MODELS) == 64
+def test_there_are_84_models():
+    assert len(MODELS) == 84
 
 
 @pytest.mark.parametrize("name", _params(ONNX_XFAIL))
