@@ -4,8 +4,10 @@
 that reads ``n`` (``scale = x.numel() / n``) closes over it, and dynamo cannot lift an unbacked
 SymInt into a cond/while_loop body ("Unbacked SymInt input is not supported yet"). While torch
 traces such a body, the closure cells holding unbacked SymInts hold the same value as a 0-d int64
-tensor instead (arithmetic, comparisons and indexing with it behave the same); the cells get their
-values back as soon as the graph op is built.
+tensor instead (arithmetic, comparisons and indexing with it behave the same). Likewise a view
+(``D = torch.diagonal(A)`` read in a loop body) is a copy while torch traces the body, since
+higher-order ops refuse inputs that alias each other. The cells get their values back as soon as
+the graph op is built.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ def _unbacked_cells(functions, seen: set[int]) -> Iterator[types.CellType]:
                 continue
             if isinstance(value, torch.SymInt) and free_unbacked_symbols(value):
                 yield cell
+            elif isinstance(value, torch.Tensor) and value._is_view():
+                yield cell  # a view of another value: higher-order ops refuse aliased inputs
             elif isinstance(value, types.FunctionType):
                 yield from _unbacked_cells([value], seen)
 
@@ -44,7 +48,10 @@ def unbacked_closures_as_tensors(*functions) -> Iterator[None]:
     cells = list({id(cell): cell for cell in _unbacked_cells(functions, set())}.values())
     saved = [cell.cell_contents for cell in cells]
     for cell, value in zip(cells, saved):
-        cell.cell_contents = torch.full((), 1, dtype=torch.int64) * value
+        if isinstance(value, torch.Tensor):
+            cell.cell_contents = value.clone()
+        else:
+            cell.cell_contents = torch.full((), 1, dtype=torch.int64) * value
     try:
         yield
     finally:
