@@ -18,7 +18,9 @@ class Pools(torch.nn.Module):
 
 
 def _session(program) -> ort.InferenceSession:
-    return ort.InferenceSession(to_onnx_proto(program).SerializeToString(), providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(
+        to_onnx_proto(program).SerializeToString(), providers=["CPUExecutionProvider"]
+    )
 
 
 def test_adaptive_pools_match_eager_at_sizes_other_than_the_example():

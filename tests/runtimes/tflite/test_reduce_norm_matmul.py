@@ -104,3 +104,32 @@ def test_flatten_gemm_unflatten_becomes_one_fully_connected():
     ]
     info = assert_matches(graph_model(nodes, {"x": x}, ["y"], consts), {"x": x})
     assert info["ops"] == {"FULLY_CONNECTED": 1}
+
+
+@pytest.mark.parametrize("vector_first", [False, True])
+def test_matrix_vector_product_over_dynamic_sizes(tmp_path, vector_first):
+    """`adj @ v` / `v @ w` where the sizes are known only at run time."""
+    import onnx
+    from onnx import helper as onnx_helper
+
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+    from tests.runtimes.tflite.helpers import reference
+
+    matrix = onnx_helper.make_tensor_value_info("m", onnx.TensorProto.FLOAT, ["n", "n"])
+    vector = onnx_helper.make_tensor_value_info("v", onnx.TensorProto.FLOAT, ["n"])
+    inputs = ["v", "m"] if vector_first else ["m", "v"]
+    graph = onnx_helper.make_graph(
+        [onnx_helper.make_node("MatMul", inputs, ["y"])],
+        "matvec",
+        [matrix, vector],
+        [onnx_helper.make_empty_tensor_value_info("y")],
+    )
+    model = onnx_helper.make_model(graph, opset_imports=[onnx_helper.make_opsetid("", 20)])
+    session = load(emit_tflite(model, tmp_path / "matvec.tflite")["path"])
+    rng = np.random.default_rng(0)
+    for n in (1, 3, 8):
+        m = rng.standard_normal((n, n)).astype(np.float32)
+        v = rng.standard_normal(n).astype(np.float32)
+        (actual,) = session.run([m, v])
+        np.testing.assert_allclose(actual, reference(model, {"m": m, "v": v})[0], rtol=1e-5, atol=1e-5)

@@ -52,16 +52,31 @@ def lower_matmul(ctx: LoweringContext, node: ir.Node) -> Value:
         raise Unsupported(f"MatMul of {a.dtype} (float32 only)")
     shape = out_shape(node)
     if a.rank == 1 or b.rank == 1:
-        if not (a.static and b.static):
-            raise Unsupported("MatMul of a 1-D dynamic operand")
-        a2 = ctx.reshape(a, (1, a.shape[0])) if a.rank == 1 else a
-        b2 = ctx.reshape(b, (b.shape[0], 1)) if b.rank == 1 else b
-        full = tuple(np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])) + (a2.shape[-2], b2.shape[-1])
-        product = batch_matmul(ctx, a2, b2, full)
-        return ctx.reshape(product, shape or tuple(np.matmul(np.zeros(a.shape), np.zeros(b.shape)).shape))
+        if a.static and b.static:
+            a2 = ctx.reshape(a, (1, a.shape[0])) if a.rank == 1 else a
+            b2 = ctx.reshape(b, (b.shape[0], 1)) if b.rank == 1 else b
+            full = tuple(np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])) + (a2.shape[-2], b2.shape[-1])
+            product = batch_matmul(ctx, a2, b2, full)
+            return ctx.reshape(product, shape or tuple(np.matmul(np.zeros(a.shape), np.zeros(b.shape)).shape))
+        return _matvec_dynamic(ctx, a, b)
     if b.const is not None and b.rank == 2:
         return fully_connected(ctx, a, b.const.T, None, shape)
     return batch_matmul(ctx, a, b, shape)
+
+
+def _matvec_dynamic(ctx: LoweringContext, a: Value, b: Value) -> Value:
+    """A matrix-vector product with dynamic sizes (``adj @ v``, ``v @ w``): the vector as a one-column
+    (one-row) matrix, BATCH_MATMUL, and the unit dim dropped; refused (Unsupported) when a reshape
+    would need more than one dynamic dim."""
+    if a.rank == 1 and b.rank == 1:
+        raise Unsupported("MatMul of two dynamic 1-D operands (a dot product)")
+    if b.rank == 1:
+        b2 = ctx.reshape(b, (b.shape[0], 1))
+        product = batch_matmul(ctx, a, b2, (*a.shape[:-1], 1))
+        return ctx.reshape(product, tuple(a.shape[:-1]))
+    a2 = ctx.reshape(a, (1, a.shape[0]))
+    product = batch_matmul(ctx, a2, b, (*b.shape[:-2], 1, b.shape[-1]))
+    return ctx.reshape(product, (*b.shape[:-2], b.shape[-1]))
 
 
 @lower("Gemm")
