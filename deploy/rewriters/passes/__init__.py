@@ -4,6 +4,7 @@ from deploy.rewriters.passes.base import Context, Pass, annotate
 from deploy.rewriters.passes.breaks import BreakContinueToFlags
 from deploy.rewriters.passes.calls import CallTreeCalls
 from deploy.rewriters.passes.conditionals import TernaryToCond
+from deploy.rewriters.passes.continues import OneAppendPerIteration
 from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
 from deploy.rewriters.passes.iteration import UnbindLoopsToRange
 from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
@@ -16,6 +17,7 @@ from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
 STRUCTURAL: list[Pass] = [
     UnbindLoopsToRange(),
     AnnotateCounterBounds(),
+    OneAppendPerIteration(),
     ReturnsInLoopsToFlags(),
     ReturnToElse(),
     BreakContinueToFlags(),

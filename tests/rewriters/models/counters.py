@@ -112,6 +112,21 @@ class BackwardInsert(nn.Module):
         return torch.stack(outs, 1)
 
 
+class SkipKeepsLast(nn.Module):
+    """A tensor `continue` whose path appends the previous state; every path appends once."""
+
+    def forward(self, x):
+        h = torch.zeros(x.shape[0])
+        outs = []
+        for t in range(x.shape[1]):
+            if (x[:, t] < 0).all():
+                outs.append(h)
+                continue
+            h = h + x[:, t]
+            outs.append(h * 2)
+        return torch.stack(outs, 1)
+
+
 def _mask(length: int, zero_at: int) -> torch.Tensor:
     mask = torch.ones(2, length)
     mask[:, zero_at] = 0.0
@@ -169,6 +184,14 @@ CASES = [
         seeded(BackwardInsert),
         (torch.randn(2, 5, 3),),
         [(torch.randn(2, 2, 3),), (torch.randn(2, 11, 3),)],
+        ({1: STEPS},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "continue_with_append_on_every_path",
+        seeded(SkipKeepsLast),
+        (torch.rand(2, 5),),
+        [(-torch.rand(2, 3),), (torch.tensor([[1.0, -1.0, 2.0, -3.0], [1.0, -2.0, 1.0, -1.0]]),)],
         ({1: STEPS},),
         constructs=("for->scan",),
     ),

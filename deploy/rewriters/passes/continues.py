@@ -1,0 +1,125 @@
+"""OneAppendPerIteration: a range loop with a tensor `continue` whose every path appends once.
+
+    for t in range(n):                         for t in range(n):
+        if (x[:, t] < 0).all():                    for _deploy_once_1 in range(1):
+            outs.append(h)                             if (x[:, t] < 0).all():
+            continue                 ->                    _deploy_appended_2 = h
+        h = h + x[:, t]                                    break
+        outs.append(h)                                 h = h + x[:, t]
+                                                       _deploy_appended_2 = h
+                                                   outs.append(_deploy_appended_2)
+
+Every path through the body appends exactly one value, but an append inside a converted branch
+is a mutation a graph op cannot make. The body runs inside a one-iteration loop where `continue`
+becomes `break` (BreakContinueToFlags turns it into a flag and conds, as for any loop that stays
+Python), each append becomes an assignment of one variable, and the one append after it is the
+loop's accumulator (a scan output). Loops with a `break`, or where some path appends twice or not
+at all, are left alone.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name
+from deploy.rewriters.passes.breaks import is_range_loop
+
+
+def _append_of(stmt: ast.stmt) -> str | None:
+    if (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and isinstance(stmt.value.func, ast.Attribute)
+        and stmt.value.func.attr == "append"
+        and isinstance(stmt.value.func.value, ast.Name)
+        and len(stmt.value.args) == 1
+        and not stmt.value.keywords
+    ):
+        return stmt.value.func.value.id
+    return None
+
+
+def _paths(stmts: list[ast.stmt], target: str) -> set[tuple[int, str]] | None:
+    """(appends to ``target``, how the path ends) for every path through ``stmts``; None when the
+    statements hold constructs this analysis does not follow (loops, try, break, nested defs)."""
+    paths = {(0, "")}
+    for stmt in stmts:
+        ongoing = {p for p in paths if not p[1]}
+        done = paths - ongoing
+        if not ongoing:
+            return paths
+        if isinstance(stmt, ast.Continue):
+            paths = done | {(n, "continue") for n, _ in ongoing}
+        elif isinstance(stmt, ast.If):
+            branches = [_paths(stmt.body, target), _paths(stmt.orelse, target)]
+            if None in branches:
+                return None
+            paths = done | {(n + m, end) for n, _ in ongoing for m, end in branches[0] | branches[1]}
+        elif isinstance(
+            stmt, (ast.Break, ast.For, ast.While, ast.Try, ast.With, ast.FunctionDef, ast.Return)
+        ):
+            return None
+        elif _append_of(stmt) == target:
+            paths = done | {(n + 1, "") for n, _ in ongoing}
+        elif any(isinstance(n, ast.Name) and n.id == target for n in ast.walk(stmt)):
+            return None  # the list is read or changed otherwise
+        else:
+            continue
+    return paths
+
+
+def _rewrite_body(stmts: list[ast.stmt], target: str, temp: str) -> list[ast.stmt]:
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.Continue):
+            out.append(ast.copy_location(ast.Break(), stmt))
+        elif _append_of(stmt) == target:
+            out.append(ast.copy_location(ast.Assign([name(temp, True)], stmt.value.args[0]), stmt))
+        elif isinstance(stmt, ast.If):
+            stmt.body = _rewrite_body(stmt.body, target, temp)
+            stmt.orelse = _rewrite_body(stmt.orelse, target, temp)
+            out.append(stmt)
+        else:
+            out.append(stmt)
+    return out
+
+
+class OneAppendPerIteration(Pass):
+    """Range loops with `continue` that append once on every path (see module docstring)."""
+
+    name = "one-append-per-iteration"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if is_range_loop(stmt) else None)
+
+    def rewrite(self, loop: ast.For, ctx: Context) -> None:
+        has_continue = any(isinstance(s, ast.Continue) for s in _own_statements(loop.body))
+        targets = {_append_of(s) for s in _own_statements(loop.body)} - {None}
+        if loop.orelse or not has_continue or len(targets) != 1:
+            return None
+        (target,) = targets
+        paths = _paths(loop.body, target)
+        if paths is None or any(n != 1 for n, _ in paths):
+            return None
+        temp, once = ctx.fresh("appended"), ctx.fresh("once")
+        inner = ast.For(
+            target=name(once, True),
+            iter=call(name("range"), ast.Constant(1)),
+            body=_rewrite_body(loop.body, target, temp),
+            orelse=[],
+        )
+        append = ast.Expr(call(ast.Attribute(value=name(target), attr="append", ctx=ast.Load()), name(temp)))
+        for stmt in (inner, append):
+            ast.copy_location(stmt, loop.body[0])
+            ast.fix_missing_locations(stmt)
+        loop.body = [inner, append]
+        return None
+
+
+def _own_statements(stmts: list[ast.stmt]):
+    """Statements of a loop body, through `if`s but not into nested loops or functions."""
+    for stmt in stmts:
+        yield stmt
+        if isinstance(stmt, ast.If):
+            yield from _own_statements(stmt.body)
+            yield from _own_statements(stmt.orelse)
