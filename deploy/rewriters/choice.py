@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from deploy.rewriters import operators, sites
+from deploy.rewriters.subscripts import getitem
 from deploy.rewriters.values import as_tensor_value, is_symbolic, is_tracing
 
 _CONTAINERS = (list, tuple, nn.ModuleList, nn.Sequential, nn.ParameterList)
@@ -52,6 +53,8 @@ class Choice:
 
 def pick(container: object, index: object, site_id: int) -> object:
     """``container[index]``: a Choice for a symbolic index into a list of modules or tensors."""
+    if isinstance(container, torch.Tensor):  # a buffer indexed by a 0-d tensor: index_select, no .item()
+        return getitem(container, index)
     if not (is_tracing() and is_symbolic(index) and isinstance(container, _CONTAINERS)):
         return container[index]
     if isinstance(index, torch.Tensor) and (index.dim() > 0 or index.dtype.is_floating_point):

@@ -48,6 +48,25 @@ class PositiveCount(nn.Module):
         return torch.relu(x) * (x.numel() / n)
 
 
+class TreeWalk(nn.Module):
+    """Decision-tree inference: buffers indexed by the current node (a 0-d tensor) in a tensor while."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("feature", torch.tensor([0, 1, 2, 0, 0, 0, 0]))
+        self.register_buffer("threshold", torch.tensor([0.0, 0.5, -0.5, 0.0, 0.0, 0.0, 0.0]))
+        self.register_buffer("left", torch.tensor([1, 3, 5, -1, -1, -1, -1]))
+        self.register_buffer("right", torch.tensor([2, 4, 6, -1, -1, -1, -1]))
+        self.register_buffer("leaf", torch.tensor([0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 4.0]))
+
+    def forward(self, x):
+        node = torch.zeros((), dtype=torch.int64)
+        while self.left[node] >= 0:
+            go_left = x[0, self.feature[node]] <= self.threshold[node]
+            node = torch.where(go_left, self.left[node], self.right[node])
+        return self.leaf[node] * torch.ones(1)
+
+
 def _gate_inputs():
     gen = torch.Generator().manual_seed(3)
     return [(torch.randn(4, 6, generator=gen) * s,) for s in (-1.0, 3.0, -3.0, 0.5, 8.0)]
@@ -78,5 +97,16 @@ CASES = [
         (torch.randn(3, 4),),
         [(-torch.rand(3, 4),), (torch.rand(3, 4),)],
         constructs=("if->cond",),
+    ),
+    Case(
+        "buffers_indexed_by_tensor_node",
+        seeded(TreeWalk),
+        (torch.tensor([[-1.0, 0.0, 0.0]]),),
+        [
+            (torch.tensor([[-1.0, 1.0, 0.0]]),),
+            (torch.tensor([[1.0, 0.0, -1.0]]),),
+            (torch.tensor([[1.0, 0.0, 1.0]]),),
+        ],
+        constructs=("while->while_loop",),
     ),
 ]
