@@ -19,8 +19,9 @@ import torch
 from torch._higher_order_ops.while_loop import while_loop
 
 from deploy.rewriters import sites
+from deploy.rewriters.loop_common import carry, in_loop_body, python_while
 from deploy.rewriters.operators import fresh_copies
-from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, is_symbolic, is_tracing
+from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, is_symbolic
 
 
 def _probe_appended(body_fn, carried: tuple) -> list[torch.Tensor]:
@@ -34,24 +35,19 @@ def _probe_appended(body_fn, carried: tuple) -> list[torch.Tensor]:
     return [as_tensor_value(v) for v in appended]
 
 
-def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_id: int, carry, run, label):
-    """``while cond: body`` with appends; returns (carried values, lists). ``carry`` turns loop
-    values into tensors, ``run`` wraps the higher-order op call, ``label`` names an iteration count."""
+def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_id: int, names: tuple):
+    """``while cond: body`` with appends; returns (carried values, lists)."""
     lists = tuple(list(acc) for acc in lists)
-    count = 0
-    test = cond_fn(*args)
-    tensor_valued = isinstance(test, torch.Tensor)
-    while not is_symbolic(test):
-        if not test:
-            if not is_tracing():
-                sites.record_branch(site_id, label(count), tensor_valued)
-            return args, lists
-        args, appended = body_fn(*args)
+
+    def step(values: tuple) -> tuple:
+        values, appended = body_fn(*values)
         for acc, value in zip(lists, appended):
             acc.append(value)
-        count += 1
-        sites.check_loop_limit(site_id, count)
-        test = cond_fn(*args)
+        return values
+
+    args, finished = python_while(cond_fn, step, args, site_id)
+    if finished:
+        return args, lists
     site = sites.get_site(site_id)
     room = capacity(*args)
     if not isinstance(room, int) or is_symbolic(room):
@@ -59,7 +55,7 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
             "this loop appends to a list, and its step counter bound is not a Python number when the test "
             "becomes a tensor: bound the loop by a Python int (`step < max_len`)"
         )
-    carried = carry(args)
+    carried = carry(args, names, site)
     size = len(carried)
     examples = [acc[-1] if acc else None for acc in lists]
     if any(not isinstance(e, torch.Tensor) for e in examples):
@@ -81,7 +77,9 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
         cloned = tuple(as_tensor_value(v).clone() for v in new_values)
         return (count + 1, *cloned, *new_buffers)
 
-    result = run(while_loop, graph_cond, graph_body, (torch.zeros((), dtype=torch.int64), *carried, *buffers))
+    result = in_loop_body(
+        while_loop, graph_cond, graph_body, (torch.zeros((), dtype=torch.int64), *carried, *buffers)
+    )
     total = result[0].item()
     torch._check(total >= 0)
     torch._check(total <= room)

@@ -7,7 +7,7 @@ import torch
 from deploy.rewriters import operators, sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.operators import _explain, _nested_deploy_error
-from deploy.rewriters.values import Undefined, as_tensor_value, is_sym_bool
+from deploy.rewriters.values import Undefined, as_tensor_value, is_sym_bool, is_symbolic, is_tracing
 
 
 def iterations_label(count: int) -> str:
@@ -74,3 +74,22 @@ def to_tensor_predicate(value: object) -> torch.Tensor:
     if is_sym_bool(value):
         return as_tensor_value(value)
     return torch.full((), bool(value), dtype=torch.bool)
+
+
+def python_while(cond_fn, step, args: tuple, site_id: int) -> tuple[tuple, bool]:
+    """``while`` iterations run as plain Python while the test is a Python value; ``step(args)``
+    runs one iteration. Returns the values and whether the loop finished (False: the test became
+    a tensor, the rest is a graph loop). Eager runs record the iteration count for coverage."""
+    count = 0
+    test = cond_fn(*args)
+    tensor_valued = isinstance(test, torch.Tensor)
+    while not is_symbolic(test):
+        if not test:
+            if not is_tracing():
+                sites.record_branch(site_id, iterations_label(count), tensor_valued)
+            return args, True
+        args = step(args)
+        count += 1
+        sites.check_loop_limit(site_id, count)
+        test = cond_fn(*args)
+    return args, False

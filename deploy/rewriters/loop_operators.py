@@ -26,6 +26,7 @@ from deploy.rewriters.loop_common import (
     in_loop_body,
     iterations_label,
     loop_error,
+    python_while,
     to_tensor_predicate,
 )
 from deploy.rewriters.operators import fresh_copies
@@ -50,33 +51,14 @@ def while_stmt(
         site = sites.get_site(site_id)
         check_supported(site)
         try:
-            return buffered_while(
-                cond_fn,
-                body_fn,
-                args,
-                lists,
-                capacity,
-                site_id,
-                lambda values: carry(values, names, site),
-                in_loop_body,
-                iterations_label,
-            )
+            return buffered_while(cond_fn, body_fn, args, lists, capacity, site_id, names)
         except NotDeployableError:
             raise
         except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
             raise loop_error(site, exc, names) from exc
-    count = 0
-    test = cond_fn(*args)
-    tensor_valued = isinstance(test, torch.Tensor)
-    while not is_symbolic(test):
-        if not test:
-            if not is_tracing():
-                sites.record_branch(site_id, iterations_label(count), tensor_valued)
-            return args
-        args = tuple(body_fn(*args))
-        count += 1
-        sites.check_loop_limit(site_id, count)
-        test = cond_fn(*args)
+    args, finished = python_while(cond_fn, lambda values: tuple(body_fn(*values)), args, site_id)
+    if finished:
+        return args
     site = sites.get_site(site_id)
     check_supported(site)
     carried = carry(args, names, site)
