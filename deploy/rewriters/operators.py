@@ -15,6 +15,7 @@ from torch.utils import _pytree as pytree
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
+from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.shape_cond import bound_new_sizes, resize_layouts, same_shape, shape_cond
 from deploy.rewriters.size_branches import is_size_predicate, mark_size_predicate, tracing_branches
 from deploy.rewriters.values import (
@@ -147,8 +148,20 @@ def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id
         return None
     resizing = resize_layouts(then_fn, else_fn, _encode)
     if resizing is not None:
+        try:
+            result = shape_cond(as_predicate(pred), then_fn, else_fn, _encode, _decode, resizing)
+        except NotDeployableError:
+            raise
+        except Exception:
+            if not is_size_predicate(pred):
+                raise
+            # size branches nested in a resizing one: both computed at the top level (padded_select.py)
+            result = padded_select(as_predicate(pred), then_fn, else_fn, _where)
+            if result is None:
+                raise
+            kind = kind.replace("->cond", "->where")
         sites.mark_emitted(site_id, kind)
-        return shape_cond(as_predicate(pred), then_fn, else_fn, _encode, _decode, resizing)
+        return result
     selected = select(as_predicate(pred), then_fn, else_fn)
     if selected is not None:
         sites.mark_emitted(site_id, kind.replace("->cond", "->where"))

@@ -47,7 +47,7 @@ def resize_layouts(then_fn, else_fn, encode) -> Resizing | None:
                 continue
             if a.dtype != b.dtype or a.dim() != b.dim():
                 return None
-            dims = [x if _same(x, y) else None for x, y in zip(a.shape, b.shape)]
+            dims = [x if same_size(x, y) else None for x, y in zip(a.shape, b.shape)]
             layouts.append(dims if None in dims else None)
     if all(layout is None for layout in layouts):
         return None
@@ -72,7 +72,7 @@ def bound_new_sizes(result, then_fn, else_fn, encode) -> None:
     for (i, d), pair in resizing.sizes.items():
         size = leaves[i].shape[d]
         if free_unbacked_symbols(size):
-            _check_bounds(size, *pair)
+            check_bounds(size, *pair)
 
 
 def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: Resizing):
@@ -109,7 +109,7 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
         for d, size in enumerate(layout):
             if size is None:
                 size = reported[k].item()
-                _check_bounds(size, *resizing.sizes[(i, d)])
+                check_bounds(size, *resizing.sizes[(i, d)])
                 k += 1
             shape.append(size)
         torch._check(data.shape[0] == math.prod(shape))
@@ -119,16 +119,16 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
 
 def same_shape(a: torch.Tensor, b: torch.Tensor) -> bool:
     """Whether two tensors provably have the same shape (no guard on symbolic sizes)."""
-    return a.dim() == b.dim() and all(_same(x, y) for x, y in zip(a.shape, b.shape))
+    return a.dim() == b.dim() and all(same_size(x, y) for x, y in zip(a.shape, b.shape))
 
 
-def _same(a, b) -> bool:
+def same_size(a, b) -> bool:
     if isinstance(a, int) and isinstance(b, int):
         return a == b
     return statically_known_true(a == b)
 
 
-def _check_bounds(size, then_size, else_size) -> None:
+def check_bounds(size, then_size, else_size) -> None:
     """An unbacked ``size`` lies between the smallest and largest value either branch allows."""
     lows, highs = [], []
     for value in (then_size, else_size):

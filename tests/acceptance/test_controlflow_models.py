@@ -19,9 +19,6 @@ MODELS = sorted(p.stem for p in MODELS_DIR.glob("*.py"))
 
 # Known gaps, each with the smallest failing construct (standalone reproducers under .helpers/).
 ONNX_XFAIL: dict[str, str] = {
-    "odd_pad": "a size branch (pad odd lengths) followed by an if/elif chain on the resulting size whose "
-    "branches slice and concatenate: the nested elif cond is traced by dynamo with an unbacked size and "
-    "torch.export cannot decide its stride check (Eq(Max(1, 2*u0), 1)); refused with the user's line",
     "chunked_norm": "`for s in range(0, n, 4)` appending chunks x[..., s : s + 4] whose last one is shorter: "
     "values of different sizes cannot be stacked by a loop; refused (a dynamic dim specialised)",
     "chunked_conv": "the same construct as chunked_norm: `range(0, L, CHUNK)` appending chunks of different sizes",

@@ -56,6 +56,24 @@ class TruncateLong(nn.Module):
         return x + 1
 
 
+class PoolByLength(nn.Module):
+    """if/elif/else on a dynamic size whose branches pool by different factors; then an if/elif on
+    the size the first chain left (conds nested in a resizing branch)."""
+
+    def forward(self, x):
+        if x.shape[-1] > 64:
+            x = nn.functional.avg_pool1d(x, 4)
+        elif x.shape[-1] > 16:
+            x = nn.functional.avg_pool1d(x, 2)
+        else:
+            x = x * 1.0
+        if x.shape[-1] > 20:
+            x = x[..., :20]
+        elif x.shape[-1] < 6:
+            x = torch.cat([x, x], dim=-1)
+        return x.relu() + x.shape[-1]
+
+
 CASES = [
     Case(
         "shape_branch_dynamic",
@@ -92,6 +110,14 @@ CASES = [
             (torch.randn(2, 64, 3),),
         ],
         ({1: SEQ},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "shape_elif_chains_resize",
+        seeded(PoolByLength),
+        (torch.randn(2, 3, 40),),
+        [(torch.randn(2, 3, n),) for n in (4, 5, 12, 16, 17, 30, 64, 65, 100, 200)],
+        ({2: torch.export.Dim("L", min=4, max=256)},),
         constructs=("if->cond",),
     ),
 ]
