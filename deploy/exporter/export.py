@@ -11,6 +11,7 @@ from typing import Any
 import torch
 
 from deploy.errors import DeployError, NotDeployableError
+from deploy.exporter.portable_ops import portable_ops
 from deploy.exporter.shapes import grow_small_dims
 from deploy.exporter.source import source_window, user_frame_in_message
 from deploy.quiet import quiet_torch
@@ -30,7 +31,7 @@ def export_program(
     first: BaseException | None = None
     for strict in (False, True):
         try:
-            with torch.no_grad(), quiet_torch():
+            with torch.no_grad(), quiet_torch(), portable_ops():
                 ep = torch.export.export(module, traced_inputs, dynamic_shapes=dynamic_shapes, strict=strict)
             if strict:
                 notes.append("non-strict export failed; exported with strict=True")
@@ -58,7 +59,7 @@ def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str]):
     dropped (deploy.rewriters.size_branches); None when that is not the cause or does not help."""
     torch._dynamo.reset()
     try:
-        with torch.no_grad(), quiet_torch(), trusting_size_branches() as trust:
+        with torch.no_grad(), quiet_torch(), portable_ops(), trusting_size_branches() as trust:
             ep = torch.export.export(module, inputs, dynamic_shapes=dynamic_shapes, strict=False)
     except DeployError:
         raise

@@ -25,17 +25,29 @@ from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, 
 
 
 def buffered_for(
-    start, stop, step, body_fn, carried, accumulators, break_index, run, pending=None, skip_on_break=False
+    start,
+    stop,
+    step,
+    body_fn,
+    carried,
+    accumulators,
+    break_index,
+    run,
+    pending=None,
+    skip_on_break=False,
+    examples=None,
 ):
     """Remaining iterations of ``range(start, stop, step)`` as a while_loop with buffers; returns
     (carried values, lists). ``start``/``step`` are Python ints; ``stop`` a Python int, an unbacked
     SymInt (a `.item()` trip count) or, inside another loop's body, a dynamic size. ``run`` wraps
     the higher-order op call. ``skip_on_break``: an iteration that sets the break flag appended
     nothing (the appends follow the `break`); ``pending``: (values, flag) of an iteration already run
-    whose appends happened only if the flag is false."""
+    whose appends happened only if the flag is false. ``examples``: values shaped like those an
+    iteration appends (default: the lists' last values, else the first iteration is peeled)."""
     symbolic = is_sym_int(stop)
-    examples = [acc[-1] if acc else None for acc in accumulators]
-    total = _trip_count(start, stop, step) if symbolic else len(range(start, stop, step))
+    if examples is None:
+        examples = [acc[-1] if acc else None for acc in accumulators]
+    total = trip_count(start, stop, step) if symbolic else len(range(start, stop, step))
     first, count0 = (), 0
     if pending is not None:
         first = [as_tensor_value(v) for v in pending[0]]
@@ -111,7 +123,7 @@ def _peel(start, stop, step, body_fn, carried, lists: int):
     return carried, [as_tensor_value(v) for v in appended][:lists]
 
 
-def _trip_count(start, stop, step):
+def trip_count(start, stop, step):
     """len(range(start, stop, step)) for an unbacked ``stop``, checked non-negative."""
     count = (stop - start + step - 1) // step if step > 0 else (start - stop - step - 1) // (-step)
     torch._check(count >= 0)

@@ -70,3 +70,41 @@ def float_item(value: object) -> object:
     ):
         return value.reshape(())
     return value.item()
+
+
+def min_(*args, **kwargs) -> object:
+    """``min(a, b)`` on sizes keeps a symbolic size symbolic (``k = min(top_k, x.shape[0])``):
+    Python's min would compare, and a comparison of sizes specialises the dynamic dim."""
+    if _on_sizes(args, kwargs):
+        return _bounded(torch.sym_min(*args), upper=args)
+    return min(*args, **kwargs)
+
+
+def max_(*args, **kwargs) -> object:
+    """``max(a, b)`` on sizes, as min_."""
+    if _on_sizes(args, kwargs):
+        return _bounded(torch.sym_max(*args), lower=args)
+    return max(*args, **kwargs)
+
+
+def _on_sizes(args: tuple, kwargs: dict) -> bool:
+    return (
+        len(args) == 2
+        and not kwargs
+        and is_tracing()
+        and not torch.compiler.is_dynamo_compiling()
+        and any(is_sym_int(a) for a in args)
+        and all(isinstance(a, (int, torch.SymInt)) and not isinstance(a, bool) for a in args)
+    )
+
+
+def _bounded(value, upper: tuple = (), lower: tuple = ()):
+    """The min/max as an unbacked size with its facts checked: torch.export cannot prove facts such
+    as ``Min(16, n) <= n`` about the expression itself and would specialise the dim."""
+    size = (torch.full((), 1, dtype=torch.int64) * value).item()
+    torch._check(size >= 0)
+    for bound in upper:
+        torch._check(size <= bound)
+    for bound in lower:
+        torch._check(size >= bound)
+    return size

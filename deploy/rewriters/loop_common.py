@@ -15,7 +15,7 @@ def iterations_label(count: int) -> str:
 
 
 def carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
-    out = []
+    out, seen = [], set()
     for name, value in zip(names, values):
         if isinstance(value, Undefined):
             raise site.error(
@@ -28,8 +28,12 @@ def carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
                 f"loop variable {name!r} holds a {type(value).__name__}; a loop on tensors "
                 "can only carry tensors and numbers"
             )
-        # views with symbolic strides (x[:, 0] of a dynamic x) trip dynamo inside while_loop
-        out.append(value.contiguous().clone() if not value.is_contiguous() else value)
+        # views with symbolic strides (x[:, 0] of a dynamic x) trip dynamo inside while_loop; one
+        # tensor in two variables (`h = c = zeros(...)`) would be a loop input aliasing another
+        if not value.is_contiguous() or id(value) in seen:
+            value = value.contiguous().clone()
+        seen.add(id(value))
+        out.append(value)
     return tuple(out)
 
 

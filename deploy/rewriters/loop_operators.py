@@ -19,6 +19,7 @@ from deploy.errors import NotDeployableError
 from deploy.rewriters import operators, sites
 from deploy.rewriters.buffered_loop import buffered_for
 from deploy.rewriters.buffered_while import buffered_while
+from deploy.rewriters.chunked_loop import chunked_for, counted_for, is_chunked, is_derived_size
 from deploy.rewriters.loop_common import (
     carry,
     check_supported,
@@ -187,6 +188,9 @@ def _graph_for(
             acc.append(value)
         start = start + step
     carried = carry(args, names, site)
+    if accumulators and break_index < 0 and pending is None and is_chunked(start, stop, step):
+        # `for s in range(0, n, k): outs.append(f(x[..., s : s + k]))`: the last chunk is shorter
+        return _counted(start, stop, step, body_fn, carried, accumulators, names, site, chunked_for)
 
     def buffered(stop):
         return _buffered(
@@ -224,6 +228,8 @@ def _graph_for(
                 "an unbacked length). Write into a preallocated tensor of the maximum length (`out[t] = value`) and "
                 "return the count, or loop over a dynamic size such as `x.shape[1]`"
             )
+        if isinstance(start, int) and is_derived_size(stop):  # `range(h // 32)`: may run 0 or 1 times
+            return _counted(start, stop, step, body_fn, carried, accumulators, names, site)
         return _scan_for(start, stop, step, body_fn, carried, accumulators, names, site)
     index0 = as_tensor_value(start) if not isinstance(start, torch.Tensor) else start.to(torch.int64)
     # a tensor bound is carried (unchanged) rather than closed over: a bound that is an enclosing
@@ -303,6 +309,17 @@ def _buffered(
             pending,
             skip_on_break,
         )
+    except NotDeployableError:
+        raise
+    except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
+        raise loop_error(site, exc, names) from exc
+    sites.mark_emitted(site.id, "for->while_loop")
+    return result
+
+
+def _counted(start, stop, step, body_fn, carried, accumulators, names, site, loop=counted_for):
+    try:
+        result = loop(start, stop, step, body_fn, carried, accumulators, in_loop_body)
     except NotDeployableError:
         raise
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop

@@ -24,7 +24,12 @@ class Span:
 
 def span(start: object, length: int) -> object:
     """The slice ``start : start + length``; a Span while exporting with a tensor ``start``."""
-    if is_tracing() and isinstance(start, torch.Tensor):
+    if (
+        is_tracing()
+        and isinstance(start, torch.Tensor)
+        and isinstance(length, int)
+        and not is_sym_int(length)
+    ):
         return Span(start, length)
     return slice(start, start + length)
 

@@ -124,6 +124,11 @@ class StackedList:
         """A value appended after the loop."""
         self.suffix.append(value)
 
+    def reverse(self) -> None:
+        """``outs.reverse()`` after the loop (a bidirectional RNN's backward states)."""
+        self.prefix, self.suffix = list(reversed(self.suffix)), list(reversed(self.prefix))
+        self.stacked = self.stacked.flip(0)
+
     def __len__(self) -> int:
         return len(self.prefix) + self.stacked.shape[0] + len(self.suffix)
 
@@ -144,8 +149,10 @@ def stack(tensors, dim: int = 0, *, out=None):
 def cat(tensors, dim: int = 0, *, out=None):
     """torch.cat that also takes a StackedList: stack at ``dim`` then merge it with the next dim."""
     if isinstance(tensors, StackedList) and out is None:
-        stacked = tensors.stacked_with_prefix()  # (T, *shape)
+        stacked = tensors.stacked  # (T, *shape); values before/after the loop's may differ in size
         dim = dim % (stacked.dim() - 1)
         moved = stacked.movedim(0, dim)  # (..., T, shape[dim], ...)
-        return moved.flatten(dim, dim + 1)
+        merged = moved.flatten(dim, dim + 1)
+        parts = [*tensors.prefix, merged, *tensors.suffix]
+        return merged if len(parts) == 1 else torch.cat(parts, dim)
     return torch.cat(tensors, dim) if out is None else torch.cat(tensors, dim, out=out)

@@ -19,9 +19,6 @@ MODELS = sorted(p.stem for p in MODELS_DIR.glob("*.py"))
 
 # Known gaps, each with the smallest failing construct (standalone reproducers under .helpers/).
 ONNX_XFAIL: dict[str, str] = {
-    "chunked_norm": "`for s in range(0, n, 4)` appending chunks x[..., s : s + 4] whose last one is shorter: "
-    "values of different sizes cannot be stacked by a loop; refused (a dynamic dim specialised)",
-    "chunked_conv": "the same construct as chunked_norm: `range(0, L, CHUNK)` appending chunks of different sizes",
     "beam_search_v2": "a loop-carried tensor that grows every step (`history = torch.cat([history, tok], 1)`): "
     "torch.while_loop needs loop variables of one shape; refused naming the loop",
 }

@@ -5,6 +5,7 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
   or method on first use (AutoGraph's converted_call); library functions run untouched.
 - ``bool(t)``, ``int(t)``, ``float(t)``, ``len(t)`` -> runtime versions that keep tensors / symbolic sizes
   symbolic while exporting and give the Python value otherwise.
+- ``min(a, b)`` / ``max(a, b)`` -> symbolic min/max when a size is symbolic (no specialising compare).
 - ``torch.stack(xs)`` / ``torch.cat(xs)`` -> runtime versions that also accept the stacked list a
   converted loop leaves in ``xs``.
 - ``torch.tensor(number)`` -> ``torch.full`` while exporting (no ``detach_`` in graph-op bodies).
@@ -40,6 +41,13 @@ class _CallRewriter(ast.NodeTransformer):
         func = node.func
         if isinstance(func, ast.Name) and func.id in _CASTS and len(node.args) <= 1 and not node.keywords:
             return ast.copy_location(ast.Call(rt(_CASTS[func.id]), node.args, []), node)
+        if (
+            isinstance(func, ast.Name)
+            and func.id in ("min", "max")
+            and len(node.args) == 2
+            and not node.keywords
+        ):
+            return ast.copy_location(ast.Call(rt(func.id + "_"), node.args, []), node)
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)

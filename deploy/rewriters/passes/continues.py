@@ -14,7 +14,8 @@ is a mutation a graph op cannot make. The body runs inside a one-iteration loop 
 becomes `break` (BreakContinueToFlags turns it into a flag and conds, as for any loop that stays
 Python), each append becomes an assignment of one variable, and the one append after it is the
 loop's accumulator (a scan output). Loops with a `break`, or where some path appends twice or not
-at all, are left alone.
+at all, are left alone. Without a `continue`, a body whose `if`/`else` branches each append once
+gets the same treatment minus the one-iteration loop.
 """
 
 from __future__ import annotations
@@ -95,24 +96,34 @@ class OneAppendPerIteration(Pass):
     def rewrite(self, loop: ast.For, ctx: Context) -> None:
         has_continue = any(isinstance(s, ast.Continue) for s in _own_statements(loop.body))
         targets = {_append_of(s) for s in _own_statements(loop.body)} - {None}
-        if loop.orelse or not has_continue or len(targets) != 1:
+        # without `continue`: appends inside the branches of an `if` (`if p: outs.append(a) else:
+        # outs.append(b)`) become one assignment per branch and one append after them
+        in_branches = any(_append_of(s) for s in _own_statements(loop.body) if s not in loop.body)
+        if loop.orelse or not (has_continue or in_branches) or len(targets) != 1:
             return None
         (target,) = targets
         paths = _paths(loop.body, target)
         if paths is None or any(n != 1 for n, _ in paths):
             return None
-        temp, once = ctx.fresh("appended"), ctx.fresh("once")
-        inner = ast.For(
-            target=name(once, True),
-            iter=call(name("range"), ast.Constant(1)),
-            body=_rewrite_body(loop.body, target, temp),
-            orelse=[],
-        )
+        temp = ctx.fresh("appended")
+        body = _rewrite_body(loop.body, target, temp)
+        if not has_continue:  # the temp has a value before the `if` that assigns it on every path
+            added = [ast.Assign([name(temp, True)], ast.Constant(None))]
+            body = added + body
+        else:
+            body = added = [
+                ast.For(
+                    target=name(ctx.fresh("once"), True),
+                    iter=call(name("range"), ast.Constant(1)),
+                    body=body,
+                    orelse=[],
+                )
+            ]
         append = ast.Expr(call(ast.Attribute(value=name(target), attr="append", ctx=ast.Load()), name(temp)))
-        for stmt in (inner, append):
+        for stmt in (*added, append):
             ast.copy_location(stmt, loop.body[0])
             ast.fix_missing_locations(stmt)
-        loop.body = [inner, append]
+        loop.body = [*body, append]
         return None
 
 

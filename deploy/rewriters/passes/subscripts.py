@@ -20,17 +20,21 @@ def _index_expr(node: ast.Subscript) -> ast.expr:
     return node.slice
 
 
-def _spans(index: ast.expr) -> ast.expr:
-    """``t : t + k`` (k an int literal) -> ``_deploy_rt.span(t, k)``, a slice of static length."""
+def _spans(index: ast.expr, counters: set[str]) -> ast.expr:
+    """``t : t + k`` (k not read from the counters: a literal, ``self.chunk``, a constant) ->
+    ``_deploy_rt.span(t, k)``, a slice of static length when k is a Python int at run time."""
     entries = index.elts if isinstance(index, ast.Tuple) else [index]
     out = []
     for entry in entries:
         upper = entry.upper if isinstance(entry, ast.Slice) else None
-        if (
+        tiled = _tile_length(entry) if isinstance(entry, ast.Slice) else None
+        if tiled is not None:  # `i * k : (i + 1) * k`
+            entry = call(rt("span"), entry.lower, tiled)
+        elif (
             isinstance(upper, ast.BinOp)
             and isinstance(upper.op, ast.Add)
-            and isinstance(upper.right, ast.Constant)
-            and isinstance(upper.right.value, int)
+            and not {n.id for n in ast.walk(upper.right) if isinstance(n, ast.Name)} & counters
+            and not any(isinstance(n, ast.Call) for n in ast.walk(upper.right))
             and entry.lower is not None
             and entry.step is None
             and ast.dump(upper.left) == ast.dump(entry.lower)
@@ -38,6 +42,28 @@ def _spans(index: ast.expr) -> ast.expr:
             entry = call(rt("span"), entry.lower, upper.right)
         out.append(entry)
     return ast.Tuple(out, ast.Load()) if isinstance(index, ast.Tuple) else out[0]
+
+
+def _tile_length(entry: ast.Slice) -> ast.expr | None:
+    """k for the slice ``i * k : (i + 1) * k`` (either factor order), else None."""
+    lower, upper = entry.lower, entry.upper
+    if entry.step is not None or not all(
+        isinstance(b, ast.BinOp) and isinstance(b.op, ast.Mult) for b in (lower, upper)
+    ):
+        return None
+    for index, size in ((lower.left, lower.right), (lower.right, lower.left)):
+        for grown, other in ((upper.left, upper.right), (upper.right, upper.left)):
+            if (
+                ast.dump(other) == ast.dump(size)
+                and isinstance(grown, ast.BinOp)
+                and isinstance(grown.op, ast.Add)
+                and ast.dump(grown.left) == ast.dump(index)
+                and isinstance(grown.right, ast.Constant)
+                and grown.right.value == 1
+                and not any(isinstance(n, ast.Call) for n in ast.walk(size))
+            ):
+                return size
+    return None
 
 
 class _LoopIndexRewriter(ast.NodeTransformer):
@@ -51,7 +77,9 @@ class _LoopIndexRewriter(ast.NodeTransformer):
         used = {n.id for n in ast.walk(node.slice) if isinstance(n, ast.Name)}
         if not used & self.counters:
             return node
-        return ast.copy_location(call(rt("getitem"), node.value, _spans(_index_expr(node))), node)
+        return ast.copy_location(
+            call(rt("getitem"), node.value, _spans(_index_expr(node), self.counters)), node
+        )
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         return node

@@ -1,0 +1,89 @@
+"""`for` loops over a dynamic size in steps, appending one value per chunk:
+
+    for s in range(0, x.shape[-1], 16):
+        c = x[..., s : s + 16]            # the last chunk is shorter unless 16 divides the length
+        outs.append(norm(c))
+    torch.cat(outs, -1)
+
+The values a graph loop carries or stacks must keep one shape, but the last chunk here has its own
+length (1..16). So the full chunks (``(n - start - 1) // step`` of them, possibly none) run in a
+buffered while_loop, each reading exactly ``step`` positions, and the last iteration runs once after
+it, at the top level of the program, where its slice has a size of its own. Its values join the
+lists after the loop's rows (``torch.cat`` takes them as they are; ``torch.stack`` needs one shape,
+as eagerly). The number of full chunks is an unbacked size: a backed expression such as
+``(n - 1) // 16`` would let torch.export assume facts about it (a loop of at least two rows) that
+do not hold over the dynamic range.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+from deploy.rewriters import operators
+from deploy.rewriters.buffered_loop import buffered_for, trip_count
+from deploy.rewriters.operators import fresh_copies
+from deploy.rewriters.values import as_tensor_value, is_sym_int
+
+
+def is_chunked(start: object, stop: object, step: object) -> bool:
+    """``range(start, n, step)`` with Python ``start``/``step > 1`` over a dynamic size, at the top
+    level of the exported program (not inside another graph op's body)."""
+    if torch.compiler.is_dynamo_compiling() or operators.TRACE_STATE.in_loop_body:
+        return False
+    return isinstance(start, int) and isinstance(step, int) and step > 1 and is_sym_int(stop)
+
+
+def chunked_for(start: int, stop, step: int, body_fn, carried: tuple, accumulators: tuple, run) -> tuple:
+    """The loop as described above; returns (carried values, lists). ``run`` wraps the while_loop."""
+    full = as_tensor_value((stop - start - 1) // step).item()
+    torch._check(full >= 0)
+    torch._check(stop > start)
+    last = start + full * step
+    torch._check(last < stop)
+    torch._check(last + step >= stop)
+    carried, lists = buffered_for(
+        start, last, step, body_fn, carried, accumulators, -1, run, examples=_probe(start, body_fn, carried)
+    )
+    new_values, appended = body_fn(last, *fresh_copies(tuple(carried)))
+    for values, value in zip(lists, appended):
+        values.append(value)
+    return tuple(as_tensor_value(v) for v in new_values), lists
+
+
+def is_derived_size(stop: object) -> bool:
+    """A bound that is a size expression (``h // 32``, ``n - 1``), not a plain dynamic dim, at the top
+    level of the exported program: torch.export assumes a scan over a new size runs at least twice,
+    which such a bound need not."""
+    if torch.compiler.is_dynamo_compiling() or operators.TRACE_STATE.in_loop_body:
+        return False
+    if not isinstance(stop, torch.SymInt) or free_unbacked_symbols(stop):
+        return False
+    return not stop.node.expr.is_Symbol
+
+
+def counted_for(start: int, stop, step: int, body_fn, carried: tuple, accumulators: tuple, run) -> tuple:
+    """``range(start, stop, step)`` with a derived-size ``stop`` as a buffered while_loop whose trip
+    count is an unbacked size (0 allowed); returns (carried values, lists)."""
+    count = as_tensor_value(trip_count(start, stop, step)).item()
+    torch._check(count >= 0)
+    examples = _probe(start, body_fn, carried)
+    return buffered_for(
+        start, start + count * step, step, body_fn, carried, accumulators, -1, run, examples=examples
+    )
+
+
+def _probe(start: int, body_fn, carried: tuple) -> list:
+    """The values one full-chunk iteration appends, traced as the loop body traces them (a 0-d
+    tensor counter, guards suppressed); only their shapes and dtypes are used, the nodes are dead."""
+    mode = torch._guards.detect_fake_mode()
+    state = operators.TRACE_STATE
+    previous = state.in_loop_body
+    state.in_loop_body = True
+    try:
+        with mode.shape_env.suppress_guards():
+            index = torch.full((), start, dtype=torch.int64)
+            _, appended = body_fn(index, *fresh_copies(tuple(carried)))
+    finally:
+        state.in_loop_body = previous
+    return [as_tensor_value(v) for v in appended]
