@@ -19,7 +19,7 @@ from deploy.exporter.loader import LoadedModel
 from deploy.exporter.report import ArtifactResult, build_report, input_entries, write_report
 from deploy.exporter.shapes import dynamic_dims
 from deploy.exporter.targets import EmitContext, check_available, check_before_emitting, emit, parse_targets
-from deploy.exporter.verify import ATOL, RTOL, build_cases, eager_reference, verify
+from deploy.exporter.verify import ATOL, RTOL, build_cases, eager_reference, runnable_cases, verify
 
 Progress = Callable[[str], None]
 
@@ -138,11 +138,12 @@ def export_model(
     if traced.rewrites:
         flips, extra["branches"] = covering_cases(traced.module, loaded.example_inputs, cases)
         cases += flips
+    cases, skipped = runnable_cases(cases, eager_reference(reference))
     artifacts, errors = emit_and_verify(targets, ctx, eager_reference(reference), cases, options, progress)
     extra["export"] = {
         "seconds": round(traced.seconds, 3),
         "static": options.static,
-        "notes": traced.notes + ctx.notes,
+        "notes": traced.notes + ctx.notes + skipped,
     }
     extra["verification"] = {"rtol": options.rtol, "atol": options.atol, "cases": [c.label for c in cases]}
     model_info = {

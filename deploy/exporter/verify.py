@@ -162,3 +162,22 @@ def verify(
                     "problem": problem,
                 }
     return parity
+
+
+def runnable_cases(cases: Sequence[Case], reference: Reference) -> tuple[list[Case], list[str]]:
+    """The cases minus generated ones the model itself rejects eagerly (a size its code does not
+    allow, such as lengths beyond the sequence); a note names each one dropped. The example and the
+    model's verify_inputs always stay: a failure there is the user's to see."""
+    kept, notes = [], []
+    for case in cases:
+        if case.label == "example" or case.label.startswith("verify_inputs["):
+            kept.append(case)
+            continue
+        try:
+            reference(case.inputs)
+        except Exception as exc:  # any error the user's model raises on this input
+            first = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+            notes.append(f"generated input {case.label!r} not verified: eager PyTorch raises on it ({first})")
+            continue
+        kept.append(case)
+    return kept, notes

@@ -142,7 +142,11 @@ def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id
     (``Max(1, s)**2`` vs ``s**2`` on a branch over a dynamic size). Same-sized outputs: both branches
     computed and selected with torch.where; differently-sized ones: a cond over flattened outputs
     (shape_cond.py). None when neither applies."""
-    if not any(cause in str(exc) for cause in _STRIDE_CAUSES) or torch.compiler.is_dynamo_compiling():
+    if torch.compiler.is_dynamo_compiling():
+        return None
+    # a branch on a size may fail inside torch.cond for other reasons too (a size branch nested in
+    # it, traced by dynamo): computing both branches at the top level avoids that nesting
+    if not (any(cause in str(exc) for cause in _STRIDE_CAUSES) or is_size_predicate(pred)):
         return None
     if not isinstance(pred, torch.Tensor):
         return None
@@ -246,12 +250,18 @@ def _with_placeholders(own, other, names: tuple[str, ...]):
     return branch
 
 
-def if_stmt(pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...], site_id: int) -> tuple:
-    """``if pred: then else: else`` where the branches take and return the variables they assign."""
+def if_stmt(
+    pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...], site_id: int, dead_else: bool = False
+) -> tuple:
+    """``if pred: then else: else`` where the branches take and return the variables they assign.
+    ``dead_else``: the else path is one where the function already returned (``if not returned:``),
+    so only the result slots matter there; the other values take the then branch's shapes."""
     if is_symbolic(pred):
         fresh = _fresh_args(args)
         then_branch = _with_placeholders(lambda: then_fn(*fresh()), lambda: else_fn(*fresh()), names)
         else_branch = _with_placeholders(lambda: else_fn(*fresh()), lambda: then_fn(*fresh()), names)
+        if dead_else:
+            else_branch = _shaped_like(else_branch, then_branch, names)
         if TRACE_STATE.in_loop_body and isinstance(pred, torch.Tensor):
             selected = select(as_predicate(pred), then_branch, else_branch)
             if selected is not None:
@@ -262,6 +272,24 @@ def if_stmt(pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...],
     if not is_tracing():
         sites.record_branch(site_id, "then" if taken else "else", isinstance(pred, torch.Tensor))
     return then_fn(*args) if taken else else_fn(*args)
+
+
+def _shaped_like(own, other, names: tuple[str, ...]):
+    """A branch whose values other than the result slots are dead: each tensor that differs in
+    shape from ``other``'s becomes zeros shaped like that one, so the cond's outputs keep one size."""
+
+    def branch():
+        out, theirs = list(own()), None
+        for i, value in enumerate(out):
+            if names[i].startswith("_deploy_return") or not isinstance(value, torch.Tensor):
+                continue
+            theirs = theirs if theirs is not None else other()
+            like = theirs[i]
+            if isinstance(like, torch.Tensor) and like.dtype == value.dtype and not same_shape(like, value):
+                out[i] = torch.zeros_like(like)
+        return tuple(out)
+
+    return branch
 
 
 def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:

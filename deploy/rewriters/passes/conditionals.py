@@ -101,6 +101,8 @@ class IfToCond(Pass):
         dispatch = call(
             rt("if_stmt"), node.test, name(then_name), name(else_name), current, names, constant(site)
         )
+        if getattr(node, "_deploy_dead_else", False):  # `if not returned:` (loop_returns.py)
+            dispatch.args.append(constant(True))
         if outputs:
             result: ast.stmt = ast.Assign([names_tuple(outputs, store=True)], dispatch)
         else:

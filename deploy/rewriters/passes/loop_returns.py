@@ -43,6 +43,7 @@ def _unless(flag: str, stmts: list[ast.stmt], why: str) -> ast.If:
         ast.If(test=ast.UnaryOp(ast.Not(), name(flag)), body=stmts, orelse=[]), stmts[0]
     )
     guard._deploy_what = why
+    guard._deploy_dead_else = True  # on the returned path nothing but the result is read again
     return guard
 
 

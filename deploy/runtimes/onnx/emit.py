@@ -6,6 +6,8 @@ If onnxsim fails (or breaks the graph's checker), the unsimplified graph is kept
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,19 +25,79 @@ def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None =
     """Translate an ExportedProgram to an ONNX ModelProto (torch.onnx dynamo exporter)."""
     import torch
 
+    def translate(optimize: bool):
+        return torch.onnx.export(
+            size_exact(exported_program),
+            (),
+            dynamo=True,
+            verbose=False,
+            optimize=optimize,
+            custom_translation_table=custom_translation_table,
+        )
+
     with quiet_torch():
         try:
-            program = torch.onnx.export(
-                size_exact(exported_program),
-                (),
-                dynamo=True,
-                verbose=False,
-                custom_translation_table=custom_translation_table,
-            )
+            try:
+                program = translate(optimize=True)
+            except Exception as exc:
+                if not _is_subgraph_opset_mismatch(exc):
+                    raise
+                with _fixing_local_function_versions():
+                    program = translate(optimize=True)
         except Exception as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise UnsupportedOpError(f"torch.onnx cannot translate this program: {first}") from exc
     return program.model_proto
+
+
+_LOCAL_DOMAIN = "pkg.torch.__subgraph__"  # where torch.onnx puts the branch/body functions of a program
+
+
+def _is_subgraph_opset_mismatch(exc: BaseException) -> bool:
+    while exc is not None:
+        if "Opset mismatch when inlining" in str(exc) and _LOCAL_DOMAIN in str(exc):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+@contextmanager
+def _fixing_local_function_versions() -> Iterator[None]:
+    """Within: torch.onnx's version conversion (its first pass inlines the local functions) starts
+    by putting the local-function domain at version 1 (see below)."""
+    from torch.onnx._internal.exporter import _core
+
+    apis = _core.onnxscript_apis
+    original = apis.convert_version
+
+    def convert_version(model, *args, **kwargs):
+        _local_functions_at_version_one(model)
+        return original(model, *args, **kwargs)
+
+    apis.convert_version = convert_version
+    try:
+        yield
+    finally:
+        apis.convert_version = original
+
+
+def _local_functions_at_version_one(model) -> None:
+    """torch 2.13's exporter gives the local-function domain the ONNX opset version in the model
+    when a cond is nested in another cond's branch (a helper with if/elif called twice), while the
+    functions import it at version 1, and the inliner refuses the mismatch. Local functions have no
+    versions: version 1 everywhere, as the exporter does for programs without the nesting."""
+    import onnx_ir as ir
+
+    model.opset_imports[_LOCAL_DOMAIN] = 1
+    for function in model.functions.values():
+        if _LOCAL_DOMAIN in function.opset_imports:
+            function.opset_imports[_LOCAL_DOMAIN] = 1
+        for node in ir.traversal.RecursiveGraphIterator(function):
+            if node.domain == _LOCAL_DOMAIN:
+                node.version = None
+    for node in ir.traversal.RecursiveGraphIterator(model.graph):
+        if node.domain == _LOCAL_DOMAIN:
+            node.version = None
 
 
 def simplify(model: onnx.ModelProto) -> tuple[onnx.ModelProto, str | None]:
