@@ -102,3 +102,24 @@ def test_exports_that_need_no_retry_carry_no_note():
     ep, notes = export_program(rewrite_module(Trim(), example, dynamic).module, example, dynamic)
     assert notes == []
     assert ep.module()(torch.randn(2, 30, 3)).shape == (2, 12, 3)
+
+
+def test_cdist_on_a_dynamic_count_exports_without_specialising():
+    """torch.cdist picks its algorithm by size (> 25 rows: a matrix product): exported by its
+    definition, it keeps the dim dynamic and translates to ONNX."""
+    import numpy as np
+    import onnxruntime as ort
+
+    from deploy.runtimes.onnx.emit import to_onnx_proto
+
+    class Nearest(torch.nn.Module):
+        def forward(self, points, centres):
+            return torch.cdist(points, centres).min(dim=1).values
+
+    centres = torch.randn(4, 3)
+    ep, _ = export_program(Nearest(), (torch.randn(50, 3), centres), ({0: Dim("n", min=1, max=512)}, None))
+    session = ort.InferenceSession(to_onnx_proto(ep).SerializeToString())
+    for n in (1, 25, 26, 300):
+        points = torch.randn(n, 3)
+        (got,) = session.run(None, {"points": points.numpy(), "centres": centres.numpy()})
+        np.testing.assert_allclose(got, Nearest()(points, centres).numpy(), rtol=1e-4, atol=1e-5)

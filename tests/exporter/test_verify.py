@@ -59,3 +59,20 @@ def test_verify_reports_the_worst_case():
     assert parity.worst["input_shapes"][0][0] > 3
     assert parity.worst["max_rel"] > 5e-3
     assert parity.cases == len(cases)
+
+
+def test_generated_cases_the_model_rejects_are_dropped_with_a_note():
+    from deploy.exporter.verify import runnable_cases
+
+    class Steps(torch.nn.Module):
+        def forward(self, x, lengths):  # reads x[:, t] for t < max(lengths): lengths must fit x
+            return torch.stack([x[:, t] for t in range(int(lengths.max()))], 1)
+
+    example = (torch.randn(2, 6), torch.tensor([6, 3]))
+    dims = [DynamicDim(0, 1, "t", 1, 64)]
+    cases = build_cases(example, dims, extra=[(torch.randn(2, 4), torch.tensor([4, 1]))])
+    kept, notes = runnable_cases(cases, eager_reference(Steps()))
+    labels = [c.label for c in kept]
+    assert "example" in labels and "verify_inputs[0]" in labels
+    assert notes and all("eager PyTorch raises" in n for n in notes)
+    assert len(kept) + len(notes) == len(cases)  # the min size (t=1) cannot hold lengths up to 6

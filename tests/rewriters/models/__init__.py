@@ -18,6 +18,7 @@ from tests.rewriters.models import (
     nested,
     repros,
     shapes,
+    sizes,
     state,
 )
 
@@ -36,4 +37,5 @@ CASES = (
     + dispatch.CASES
     + iteration.CASES
     + counters.CASES
+    + sizes.CASES
 )

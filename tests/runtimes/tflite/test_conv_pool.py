@@ -207,3 +207,47 @@ def test_ceil_mode_pool_that_same_padding_cannot_express_is_refused(tmp_path):
     model = _dynamic_length_pool("MaxPool", kernel_shape=[3], strides=[2], ceil_mode=1)
     with pytest.raises(Exception, match="ceil_mode pooling over a dynamic spatial size"):
         emit_tflite(model, tmp_path / "pool.tflite")
+
+
+def test_conv1d_with_dynamic_batch_and_length(tmp_path):
+    """A 1-D convolution runs as a 2-D one with a unit height: with two run-time dims the height is
+    inserted/removed by EXPAND_DIMS/SQUEEZE (RESHAPE takes only one unknown dim)."""
+    import torch
+
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+    from tests.runtimes.tflite.export_helpers import to_onnx
+
+    torch.manual_seed(0)
+    conv = torch.nn.Conv1d(3, 5, 5, padding=2)
+    dims = {0: torch.export.Dim("n", min=1, max=8), 2: torch.export.Dim("t", min=5, max=64)}
+    model = to_onnx(conv, (torch.randn(2, 3, 16),), dynamic_shapes=({**dims},))
+    session = load(emit_tflite(model, tmp_path / "conv1d.tflite")["path"])
+    for n, t in ((1, 5), (3, 16), (4, 33)):
+        x = torch.randn(n, 3, t)
+        (actual,) = session.run([x.numpy()])
+        np.testing.assert_allclose(actual, conv(x).detach().numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+def test_whole_scale_resize_over_run_time_sizes(tmp_path, mode):
+    """F.interpolate(scale_factor=2) on an image whose H and W are dynamic: the output sizes are
+    computed in the graph (SHAPE * 2), where TFLite's in/out mapping equals ONNX's 1/scale."""
+    import torch
+    import torch.nn.functional as F
+
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+    from tests.runtimes.tflite.export_helpers import to_onnx
+
+    class Up(torch.nn.Module):
+        def forward(self, x):
+            return F.interpolate(x, scale_factor=2.0, mode=mode)
+
+    side = torch.export.Dim("side", min=2, max=40)
+    model = to_onnx(Up(), (torch.randn(1, 3, 8, 8),), dynamic_shapes=({2: side, 3: side},))
+    session = load(emit_tflite(model, tmp_path / "up.tflite")["path"])
+    for size in (2, 7, 16):
+        x = torch.randn(1, 3, size, size)
+        (actual,) = session.run([x.numpy()])
+        np.testing.assert_allclose(actual, Up()(x).numpy(), rtol=1e-5, atol=1e-5)

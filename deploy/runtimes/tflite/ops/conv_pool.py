@@ -57,7 +57,12 @@ def as_nhwc_2d(ctx: LoweringContext, x: Value) -> tuple[int, tuple]:
         return ctx.tensor(x, NHWC), permute(x.shape, NHWC)
     if x.rank == 3:
         n, c, w = x.shape
-        return ctx.reshape_tensor(ctx.tensor(x, (0, 2, 1)), (n, 1, w, c), x.dtype), (n, 1, w, c)
+        nwc = ctx.tensor(x, (0, 2, 1))
+        if n is None and w is None:  # RESHAPE takes one unknown dim: insert the unit height instead
+            out = ctx.sg.add_tensor(ctx.name("expand_dims"), (n, 1, w, c), x.dtype)
+            ctx.sg.add_op(OPS.EXPAND_DIMS, [nwc, ctx.int32_tensor([1])], [out])
+            return out, (n, 1, w, c)
+        return ctx.reshape_tensor(nwc, (n, 1, w, c), x.dtype), (n, 1, w, c)
     raise Unsupported(f"rank-{x.rank} convolution/pooling (only 1-D and 2-D)")
 
 
@@ -66,6 +71,12 @@ def from_nhwc_2d(ctx: LoweringContext, result: Value, rank: int, shape) -> Value
     if rank == 4:
         return result
     n, c, w = shape
+    if n is None and w is None:
+        options = schema.SqueezeOptionsT()
+        options.squeezeDims = [1]
+        tensor = ctx.sg.add_tensor(ctx.name("squeeze"), (n, w, c), result.dtype)
+        ctx.sg.add_op(OPS.SQUEEZE, [result.tensor], [tensor], options)
+        return Value(result.name, tuple(shape), result.dtype, tensor=tensor, perm=(0, 2, 1))
     tensor = ctx.reshape_tensor(result.tensor, (n, w, c), result.dtype)
     return Value(result.name, tuple(shape), result.dtype, tensor=tensor, perm=(0, 2, 1))
 

@@ -31,8 +31,9 @@ FLAGS = {
 }
 
 
-def output_size(ctx: LoweringContext, node: ir.Node, x: Value) -> list[int]:
-    """The output (H, W), from shape inference or from constant scales/sizes."""
+def output_size(ctx: LoweringContext, node: ir.Node, x: Value) -> tuple[list[int], bool]:
+    """The output (H, W), from shape inference or from constant scales/sizes, and False; or, for
+    whole-number scales over run-time sizes, the scales and True."""
     shape = out_shape(node)
     if node.op_type == "Resize":
         scales_v = ctx.input(node, 2)
@@ -40,12 +41,18 @@ def output_size(ctx: LoweringContext, node: ir.Node, x: Value) -> list[int]:
             raise Unsupported("Resize with run-time scales")
         if scales_v is not None and scales_v.const.size and shape is not None:
             # TFLite maps coordinates with in/out; ONNX with 1/scale: they agree only when in*scale is whole.
-            if any(d is None or d * s != o for d, s, o in zip(x.shape[2:], scales_v.const[-2:], shape[2:])):
+            whole = all(float(s).is_integer() and s >= 1 for s in scales_v.const[-2:])
+            if any(d is None and not whole for d in x.shape[2:]) or any(
+                d is not None and o is not None and d * s != o
+                for d, s, o in zip(x.shape[2:], scales_v.const[-2:], shape[2:])
+            ):
                 raise Unsupported("Resize whose scales do not give whole output sizes")
+            if None in x.shape[2:]:  # whole scales on run-time sizes: sizes computed in the graph
+                return [int(s) for s in scales_v.const[-2:]], True
     if shape is not None and None not in shape[2:]:
         if shape[:2] != x.shape[:2] and None not in x.shape[:2]:
             raise Unsupported("Resize of the batch or channel dims")
-        return list(shape[2:])
+        return list(shape[2:]), False
     if node.op_type == "Upsample":
         scales = attr(node, "scales") or list(ctx.input(node, 1).const)
         sizes = None
@@ -58,10 +65,10 @@ def output_size(ctx: LoweringContext, node: ir.Node, x: Value) -> list[int]:
         )
         sizes = None if sizes_v is None or sizes_v.const is None else [int(v) for v in sizes_v.const]
     if sizes is not None:
-        return sizes[-2:]
+        return sizes[-2:], False
     if scales is None or None in x.shape[2:]:
         raise Unsupported("Resize with run-time scales/sizes")
-    return [int(np.floor(d * s)) for d, s in zip(x.shape[2:], scales[-2:])]
+    return [int(np.floor(d * s)) for d, s in zip(x.shape[2:], scales[-2:])], False
 
 
 @lower("Resize", "Upsample")
@@ -100,13 +107,28 @@ def native_resize(ctx: LoweringContext, node: ir.Node) -> Value:
             f"Resize mode={mode} coordinate_transformation_mode={coordinates} nearest_mode={nearest}"
         )
     align, half = FLAGS[key]
-    size = output_size(ctx, node, x)
+    size, scaled = output_size(ctx, node, x)
     if mode == "linear":
         code, options = OPS.RESIZE_BILINEAR, schema.ResizeBilinearOptionsT()
     else:
         code, options = OPS.RESIZE_NEAREST_NEIGHBOR, schema.ResizeNearestNeighborOptionsT()
     options.alignCorners, options.halfPixelCenters = align, half
-    shape = (*x.shape[:2], *size)
-    return ctx.emit(
-        code, [ctx.tensor(x, NHWC), ctx.int32_tensor(size)], shape, x.dtype, perm=NHWC, options=options
+    if scaled:  # (H, W) * whole scales at run time; TFLite's in/out mapping is then ONNX's 1/scale
+        shape = (*x.shape[:2], *(d * s if d is not None else None for d, s in zip(x.shape[2:], size)))
+        sizes = _scaled_sizes(ctx, x, size)
+    else:
+        shape = (*x.shape[:2], *size)
+        sizes = ctx.int32_tensor(size)
+    return ctx.emit(code, [ctx.tensor(x, NHWC), sizes], shape, x.dtype, perm=NHWC, options=options)
+
+
+def _scaled_sizes(ctx: LoweringContext, x: Value, scales: list[int]) -> int:
+    """An int32 tensor [H * scale_h, W * scale_w] from ``x``'s run-time shape."""
+    shape = ctx.shape_of(x, "int32")
+    gather = schema.GatherOptionsT()
+    gather.axis = 0
+    spatial = ctx.emit(
+        OPS.GATHER, [ctx.native(shape), ctx.int32_tensor([2, 3])], (2,), np.int32, options=gather
     )
+    mul = schema.MulOptionsT()
+    return ctx.emit(OPS.MUL, [spatial.tensor, ctx.int32_tensor(scales)], (2,), np.int32, options=mul).tensor

@@ -1,0 +1,170 @@
+"""Loops and branches whose trip counts and value sizes come from dynamic dims: chunks whose last
+one is shorter, tiles counted by ``h // k``, per-sample routing, bidirectional lists, early exits
+that pool, ``min(k, n)`` sizes."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+LENGTH = torch.export.Dim("length", min=2, max=96)
+
+
+class ChunkStats(nn.Module):
+    """range(0, n, k) over a dynamic length, the last chunk shorter; chunks concatenated back."""
+
+    def forward(self, x):
+        outs = []
+        for start in range(0, x.shape[-1], 8):
+            c = x[..., start : start + 8]
+            outs.append(c - c.mean(dim=-1, keepdim=True))
+        return torch.cat(outs, dim=-1)
+
+
+class Tiles(nn.Module):
+    """range(h // k) full tiles (possibly none) read as x[:, i * k : (i + 1) * k], plus the rest."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 4)
+
+    def forward(self, x):
+        n_full = x.shape[1] // 5
+        feats = [x.new_zeros(x.shape[0], 4)]
+        for i in range(n_full):
+            feats.append(self.proj(x[:, i * 5 : (i + 1) * 5].mean(dim=1)))
+        return torch.stack(feats, dim=1)
+
+
+class RouteEach(nn.Module):
+    """One row at a time over a dynamic batch; each row appended from one of two branches."""
+
+    def __init__(self):
+        super().__init__()
+        self.big = nn.Linear(6, 3)
+        self.small = nn.Linear(6, 3)
+
+    def forward(self, x):
+        outs = []
+        for i in range(x.shape[0]):
+            row = x[i : i + 1]
+            if row.abs().mean() > 1.0:
+                outs.append(self.big(row))
+            else:
+                outs.append(self.small(row) * 2)
+        return torch.cat(outs, dim=0)
+
+
+class BothWays(nn.Module):
+    """A hand-written bidirectional RNN: `h = c = zeros`, a reversed range, `outs.reverse()`."""
+
+    def __init__(self):
+        super().__init__()
+        self.fwd = nn.LSTMCell(3, 5)
+        self.bwd = nn.LSTMCell(3, 5)
+
+    def forward(self, x):
+        h = c = x.new_zeros(x.shape[0], 5)
+        ahead = []
+        for t in range(x.shape[1]):
+            h, c = self.fwd(x[:, t], (h, c))
+            ahead.append(h)
+        h = c = x.new_zeros(x.shape[0], 5)
+        back = []
+        for t in range(x.shape[1] - 1, -1, -1):
+            h, c = self.bwd(x[:, t], (h, c))
+            back.append(h)
+        back.reverse()
+        return torch.cat([torch.stack(ahead, 1), torch.stack(back, 1)], dim=-1)
+
+
+class ExitEarly(nn.Module):
+    """`return` inside a tensor `if` in a loop over stages that pool between them."""
+
+    def __init__(self):
+        super().__init__()
+        self.stages = nn.ModuleList(nn.Conv2d(c, 4, 3, padding=1) for c in (2, 4, 4))
+        self.heads = nn.ModuleList(nn.Linear(4, 3) for _ in range(3))
+
+    def forward(self, x):
+        logits = None
+        for stage, head in zip(self.stages, self.heads):
+            x = torch.relu(stage(x))
+            logits = head(x.mean(dim=(2, 3)))
+            if logits.softmax(-1).max() > 0.6:
+                return logits
+            x = F.max_pool2d(x, 2)
+        return logits
+
+
+class TopFew(nn.Module):
+    """k = min(limit, n) on a dynamic count, then topk(k) and a tensor early return."""
+
+    def forward(self, scores):
+        k = min(4, scores.shape[0])
+        top, idx = scores.topk(k)  # indices of ties differ between runtimes: only values are returned
+        if (top < 0).all():
+            return torch.zeros(k), top.sum()
+        return top * 2, scores[idx].sum()
+
+
+def _seq(*lengths):
+    g = torch.Generator().manual_seed(3)
+    return [(torch.randn(2, 3, n, generator=g),) for n in lengths]
+
+
+CASES = [
+    Case(
+        "chunks_last_shorter",
+        seeded(ChunkStats),
+        (torch.randn(2, 3, 20),),
+        _seq(2, 7, 8, 9, 16, 17, 64),
+        ({2: LENGTH},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "tiles_counted_by_floordiv",
+        seeded(Tiles),
+        (torch.randn(2, 12, 3),),
+        [(torch.randn(2, n, 3),) for n in (2, 4, 5, 9, 10, 11, 40)],
+        ({1: torch.export.Dim("rows", min=2, max=64)},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "append_from_both_branches",
+        seeded(RouteEach),
+        (torch.randn(3, 6),),
+        [
+            (torch.randn(1, 6) * 3,),
+            (torch.randn(1, 6) * 0.1,),
+            (torch.randn(5, 6) * torch.arange(5.0)[:, None],),
+        ],
+        ({0: torch.export.Dim("batch", min=1, max=16)},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "bidirectional_lists",
+        seeded(BothWays),
+        (torch.randn(2, 6, 3),),
+        [(torch.randn(2, n, 3),) for n in (1, 2, 9)],
+        ({1: torch.export.Dim("steps", min=1, max=32)},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "early_exit_between_pools",
+        seeded(ExitEarly),
+        (torch.randn(2, 2, 16, 16),),
+        [(torch.randn(1, 2, 16, 16) * s,) for s in (0.01, 1.0, 30.0, 300.0)],
+        ({0: torch.export.Dim("n", min=1, max=4)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "min_of_limit_and_size",
+        seeded(TopFew),
+        (torch.randn(10),),
+        [(torch.randn(2),), (-torch.rand(7) - 0.1,), (torch.randn(30),)],
+        ({0: torch.export.Dim("n", min=1, max=64)},),
+        constructs=("if->cond",),
+    ),
+]
