@@ -7,7 +7,10 @@ max|artifact - eager| <= atol + rtol * max|eager| (error relative to output magn
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -174,10 +177,44 @@ def runnable_cases(cases: Sequence[Case], reference: Reference) -> tuple[list[Ca
             kept.append(case)
             continue
         try:
-            reference(case.inputs)
+            with _time_limit(GENERATED_CASE_SECONDS):
+                reference(case.inputs)
+        except _TooSlow:
+            notes.append(
+                f"generated input {case.label!r} not verified: eager PyTorch did not finish it in "
+                f"{GENERATED_CASE_SECONDS} s (a loop its values never end?)"
+            )
+            continue
         except Exception as exc:  # any error the user's model raises on this input
             first = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
             notes.append(f"generated input {case.label!r} not verified: eager PyTorch raises on it ({first})")
             continue
         kept.append(case)
     return kept, notes
+
+
+GENERATED_CASE_SECONDS = 20
+
+
+class _TooSlow(Exception):
+    pass
+
+
+@contextmanager
+def _time_limit(seconds: int) -> Iterator[None]:
+    """Raise _TooSlow in the main thread after ``seconds`` (no limit elsewhere: signals are the
+    only way to interrupt a Python loop, and only the main thread receives them)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise _TooSlow()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

@@ -86,7 +86,7 @@ def buffered_for(
         rest = rest[len(limit) :]
         more = index < bound if step > 0 else index > bound
         if break_index < 0:
-            return more
+            return more.clone() if isinstance(more, torch.Tensor) else more
         return torch.logical_and(more, torch.logical_not(as_predicate(rest[break_index])))
 
     def graph_body(index, count, *rest):

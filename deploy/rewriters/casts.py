@@ -108,3 +108,17 @@ def _bounded(value, upper: tuple = (), lower: tuple = ()):
     for bound in lower:
         torch._check(size >= bound)
     return size
+
+
+def transposed(value: object) -> object:
+    """``value.T``: a permute call while exporting (see passes/calls.py)."""
+    if isinstance(value, torch.Tensor) and is_tracing():
+        return value.permute(*reversed(range(value.dim())))
+    return value.T
+
+
+def matrix_transposed(value: object) -> object:
+    """``value.mT``."""
+    if isinstance(value, torch.Tensor) and is_tracing():
+        return value.transpose(-2, -1)
+    return value.mT

@@ -5,8 +5,8 @@ that reads ``n`` (``scale = x.numel() / n``) closes over it, and dynamo cannot l
 SymInt into a cond/while_loop body ("Unbacked SymInt input is not supported yet"). While torch
 traces such a body, the closure cells holding unbacked SymInts hold the same value as a 0-d int64
 tensor instead (arithmetic, comparisons and indexing with it behave the same). Likewise a view
-(``D = torch.diagonal(A)`` read in a loop body) is a copy while torch traces the body, since
-higher-order ops refuse inputs that alias each other. The cells get their values back as soon as
+(``D = torch.diagonal(A)`` read in a loop body), and any closed-over tensor, is a copy while torch
+traces the body, since higher-order ops refuse inputs that alias each other. The cells get their values back as soon as
 the graph op is built.
 """
 
@@ -32,8 +32,10 @@ def _unbacked_cells(functions, seen: set[int]) -> Iterator[types.CellType]:
                 continue
             if isinstance(value, torch.SymInt) and free_unbacked_symbols(value):
                 yield cell
-            elif isinstance(value, torch.Tensor) and value._is_view():
-                yield cell  # a view of another value: higher-order ops refuse aliased inputs
+            elif isinstance(value, torch.Tensor) and not isinstance(value, torch.nn.Parameter):
+                # a copy: higher-order ops refuse inputs that alias each other, and a closed-over
+                # tensor may be a view of another input or the same tensor as a loop variable
+                yield cell
             elif isinstance(value, types.FunctionType):
                 yield from _unbacked_cells([value], seen)
 
@@ -49,7 +51,7 @@ def unbacked_closures_as_tensors(*functions) -> Iterator[None]:
     saved = [cell.cell_contents for cell in cells]
     for cell, value in zip(cells, saved):
         if isinstance(value, torch.Tensor):
-            cell.cell_contents = value.clone()
+            cell.cell_contents = value.clone(memory_format=torch.contiguous_format)
         else:
             cell.cell_contents = torch.full((), 1, dtype=torch.int64) * value
     try:

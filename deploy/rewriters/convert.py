@@ -126,7 +126,7 @@ def _convert(fn: types.FunctionType) -> types.FunctionType:
     resolve_unbound_reads(func, set(fn.__globals__) | set(fn.__code__.co_freevars) | set(dir(builtins)))
     callee_changed = _convert_callees(fn, ctx)
     _SITES[fn.__code__].extend(ctx.site_ids)
-    if not ctx.site_ids and not callee_changed:
+    if not ctx.site_ids and not callee_changed and not ctx.rewrote:
         return fn
     return _build(func, fn, ctx.file)
 

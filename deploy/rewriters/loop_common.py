@@ -15,7 +15,7 @@ def iterations_label(count: int) -> str:
 
 
 def carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
-    out, seen = [], set()
+    out = []
     for name, value in zip(names, values):
         if isinstance(value, Undefined):
             raise site.error(
@@ -28,11 +28,11 @@ def carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
                 f"loop variable {name!r} holds a {type(value).__name__}; a loop on tensors "
                 "can only carry tensors and numbers"
             )
-        # views with symbolic strides (x[:, 0] of a dynamic x) trip dynamo inside while_loop; one
-        # tensor in two variables (`h = c = zeros(...)`) would be a loop input aliasing another
-        if not value.is_contiguous() or id(value) in seen:
-            value = value.contiguous().clone()
-        seen.add(id(value))
+        # views with symbolic strides (x[:, 0] of a dynamic x) trip dynamo inside while_loop; a
+        # tensor in two variables (`h = c = zeros(...)`), or one the body also reads as a closure
+        # (`h = h0` then `... h0 ...` in the loop), would be a loop input aliasing another: each
+        # carried value is a fresh copy
+        value = value.contiguous().clone()
         out.append(value)
     return tuple(out)
 

@@ -65,7 +65,8 @@ def while_stmt(
     carried = carry(args, names, site)
 
     def graph_cond(*values):
-        return as_predicate(to_tensor_predicate(cond_fn(*values)))
+        # a copy: the test may be a carried flag itself, and cond_fn may not alias its inputs
+        return as_predicate(to_tensor_predicate(cond_fn(*values))).clone()
 
     def graph_body(*values):
         return clone_all(body_fn(*fresh_copies(values)))
@@ -244,7 +245,7 @@ def _graph_for(
         more = to_tensor_predicate(more)
         if break_index >= 0:
             more = torch.logical_and(more, torch.logical_not(as_predicate(values[break_index])))
-        return more
+        return more.clone()
 
     def graph_body(index, *values):
         bound, values = values[: len(limit)], values[len(limit) :]

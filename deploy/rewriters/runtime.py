@@ -1,7 +1,19 @@
 """The namespace generated code calls as ``_deploy_rt``: every runtime operator in one place."""
 
 from deploy.rewriters.calls import call
-from deploy.rewriters.casts import bool_, float_, float_item, int_, item, len_, max_, min_, tensor
+from deploy.rewriters.casts import (
+    bool_,
+    float_,
+    float_item,
+    int_,
+    item,
+    len_,
+    matrix_transposed,
+    max_,
+    min_,
+    tensor,
+    transposed,
+)
 from deploy.rewriters.choice import pick
 from deploy.rewriters.loop_operators import for_range, while_stmt
 from deploy.rewriters.operators import (
@@ -33,6 +45,7 @@ __all__ = [
     "int_",
     "item",
     "len_",
+    "matrix_transposed",
     "max_",
     "min_",
     "not_",
@@ -44,5 +57,6 @@ __all__ = [
     "span",
     "stack",
     "tensor",
+    "transposed",
     "while_stmt",
 ]

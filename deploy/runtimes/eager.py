@@ -41,6 +41,6 @@ class EagerSession:
         self.input_names = [s.name for s in self.input_specs]
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        tensors = [torch.from_numpy(np.ascontiguousarray(x)) for x in inputs]
+        tensors = [torch.from_numpy(np.asarray(x, order="C")) for x in inputs]
         with torch.no_grad():
             return [t.detach().cpu().numpy() for t in flatten_outputs(self.module(*tensors))]

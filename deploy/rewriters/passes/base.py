@@ -33,6 +33,7 @@ class Context:
     site_ids: list[int] = field(default_factory=list)
     callees: list[ast.expr] = field(default_factory=list)  # call targets a user function may hide behind
     counter: int = 0
+    rewrote: bool = False  # a pass changed the function without a control-flow site (``w.T``)
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1

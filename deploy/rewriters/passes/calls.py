@@ -9,6 +9,7 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
 - ``torch.stack(xs)`` / ``torch.cat(xs)`` -> runtime versions that also accept the stacked list a
   converted loop leaves in ``xs``.
 - ``torch.tensor(number)`` -> ``torch.full`` while exporting (no ``detach_`` in graph-op bodies).
+- ``w.T`` / ``w.mT`` -> runtime calls (a permute traced in the body, not a lifted aliasing input).
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from deploy.rewriters.passes.base import Context, Pass, rt
 _CASTS = {"bool": "bool_", "int": "int_", "float": "float_", "len": "len_"}
 _STACKERS = {"stack", "cat", "concat", "concatenate"}
 _BUILTINS = set(dir(builtins))
+# ``w.T`` read inside a graph op's body: dynamo lifts the attribute of a closed-over tensor as a
+# separate input, a view aliasing ``w`` (refused); as a call it is an op inside the body
+_TRANSPOSES = {"T": "transposed", "mT": "matrix_transposed"}
 
 
 def _is_torch_attr(func: ast.expr, attr: str) -> bool:
@@ -67,6 +71,13 @@ class _CallRewriter(ast.NodeTransformer):
         if is_user_name or is_self_attr:
             self.ctx.callees.append(func)
             return ast.copy_location(ast.Call(rt("call"), [func, *node.args], node.keywords), node)
+        return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        if node.attr in _TRANSPOSES and isinstance(node.ctx, ast.Load):
+            self.ctx.rewrote = True
+            return ast.copy_location(ast.Call(rt(_TRANSPOSES[node.attr]), [node.value], []), node)
         return node
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:

@@ -85,6 +85,27 @@ class _LoopIndexRewriter(ast.NodeTransformer):
         return node
 
 
+_COMPUTED = (ast.Name, ast.Call, ast.BinOp, ast.UnaryOp, ast.Attribute, ast.Subscript)
+
+
+class _ComputedIndexRewriter(ast.NodeTransformer):
+    """``q[option]``, ``hm[y, x]`` with computed indices (possibly 0-d tensors: an argmax, an input)
+    -> runtime getitem, which reads a 0-d integer tensor index by index_select while exporting
+    instead of ``.item()`` (an unbacked size a cond or loop body cannot specialise)."""
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        entries = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if not isinstance(node.ctx, ast.Load) or not any(isinstance(e, _COMPUTED) for e in entries):
+            return node
+        return ast.copy_location(call(rt("getitem"), node.value, _index_expr(node)), node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node
+
+    visit_Lambda = visit_FunctionDef
+
+
 class _StoreRewriter(ast.NodeTransformer):
     """``x[i] = v`` -> ``x = setitem(x, i, v)`` for a plain-name ``x`` inside control-flow bodies."""
 
@@ -163,5 +184,7 @@ class LoopIndexSubscripts(Pass):
             node.body = [rewriter.visit(stmt) for stmt in node.body]
             if isinstance(node, ast.While):  # `while i < n and x[:, i].sum() != 0`
                 node.test = rewriter.visit(node.test)
+        computed = _ComputedIndexRewriter()
+        func.body = [computed.visit(stmt) for stmt in func.body]
         stores = _StoreRewriter()
         func.body = [stores.visit(stmt) for stmt in func.body]

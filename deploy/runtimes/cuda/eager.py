@@ -52,7 +52,7 @@ class TorchSession:
     def to_device(self, inputs: Sequence[np.ndarray]) -> list[Any]:
         import torch
 
-        return [torch.from_numpy(np.ascontiguousarray(x)).to(self.device) for x in inputs]
+        return [torch.from_numpy(np.asarray(x, order="C")).to(self.device) for x in inputs]
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         import torch

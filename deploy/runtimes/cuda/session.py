@@ -106,7 +106,7 @@ class Pt2Session:
             raise InputError(
                 f"model takes {len(self.input_specs)} inputs, got {len(inputs)}", file=str(self.path)
             )
-        return [torch.from_numpy(np.ascontiguousarray(x)).to(self.device) for x in inputs]
+        return [torch.from_numpy(np.asarray(x, order="C")).to(self.device) for x in inputs]
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         import torch

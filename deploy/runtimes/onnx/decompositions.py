@@ -52,8 +52,30 @@ def _dynamic_adaptive_pools(program: Any) -> bool:
     return False
 
 
+def _name_reduced_dims(program: Any) -> None:
+    """``x.amax()`` / ``x.amin()`` over every dim (no ``dim`` given): torch.onnx's translation of
+    aten.amax/amin requires the dims, so they are written out (same result), in every subgraph."""
+    import torch
+
+    targets = {torch.ops.aten.amax.default, torch.ops.aten.amin.default}
+    for module in program.graph_module.modules():
+        graph = getattr(module, "graph", None)
+        for node in graph.nodes if isinstance(graph, torch.fx.Graph) else ():
+            if node.op != "call_function" or node.target not in targets:
+                continue
+            dims = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", [])
+            value = node.args[0].meta.get("val") if isinstance(node.args[0], torch.fx.Node) else None
+            if dims or value is None:
+                continue
+            keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
+            node.args = (node.args[0], list(range(value.dim())), keepdim)
+            node.kwargs = {}
+
+
 def size_exact(program: Any) -> Any:
-    """``program`` with adaptive average pools over dynamic sizes decomposed (see module docstring)."""
+    """``program`` with adaptive average pools over dynamic sizes decomposed (see module docstring)
+    and full amax/amin reductions given their dims."""
+    _name_reduced_dims(program)
     if not _dynamic_adaptive_pools(program):
         return program
     import torch

@@ -18,6 +18,7 @@ from deploy.atomic import atomic_path
 from deploy.errors import UnsupportedOpError
 from deploy.quiet import quiet_torch
 from deploy.runtimes.onnx.decompositions import size_exact
+from deploy.runtimes.onnx.hoist import hoist_invariant_transposes
 from deploy.runtimes.onnx.source import copy_node_sources
 
 
@@ -166,6 +167,7 @@ def build_onnx(
             notes.append(note)
         elif dump_dir is not None:
             _dump(model, dump_dir / "onnx_simplified.txt")
+    hoist_invariant_transposes(model)  # an onnxruntime fusion miscomputes them inside loop bodies
     return OnnxBuild(model, round(time.perf_counter() - start, 3), notes)
 
 

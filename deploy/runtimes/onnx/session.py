@@ -58,7 +58,8 @@ class OnnxSession:
             raise InputError(
                 f"model takes {len(self.input_names)} inputs, got {len(inputs)}", file=str(self.path)
             )
-        feed = {name: np.ascontiguousarray(value) for name, value in zip(self.input_names, inputs)}
+        # np.ascontiguousarray would turn a 0-d input into shape (1,)
+        feed = {name: np.asarray(value, order="C") for name, value in zip(self.input_names, inputs)}
         return list(self._session.run(self.output_names, feed))
 
 

@@ -191,13 +191,21 @@ def lower_gather(ctx: LoweringContext, node: ir.Node) -> Value:
     data, indices = ctx.input(node, 0), ctx.input(node, 1)
     axis = norm_axis(attr(node, "axis", 0), data.rank)
     dim = data.shape[axis]
-    if indices.const is not None:
+    if indices.const is not None and (dim is not None or (indices.const >= 0).all()):
         wrapped = indices.const.astype(np.int64)
         if dim is not None:
             wrapped = np.where(wrapped < 0, wrapped + dim, wrapped)
         indices = ctx.const(wrapped.astype(np.int32))
-    elif dim is not None:  # negative indices count from the end: one FLOOR_MOD wraps them
-        modulus = ctx.const(np.array(dim, indices.dtype))
+    else:  # negative indices count from the end: one FLOOR_MOD by the (run-time) size wraps them
+        if dim is not None:
+            modulus = ctx.const(np.array(dim, indices.dtype))
+        else:  # `x[:, -1]` over a dynamic dim: the size from SHAPE
+            sizes = ctx.shape_of(data, indices.dtype)
+            options = schema.GatherOptionsT()
+            modulus = ctx.emit(OPS.GATHER, [ctx.native(sizes), ctx.int32_tensor([axis])], (1,), indices.dtype,
+                               options=options)  # fmt: skip
+            if indices.rank == 0:
+                modulus = ctx.reshape(modulus, ())
         indices = ctx.emit(
             OPS.FLOOR_MOD, [ctx.native(indices), ctx.native(modulus)], indices.shape, indices.dtype
         )
