@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import torch
 
-from deploy.rewriters.values import as_predicate, is_sym_bool, is_sym_int, is_symbolic, is_tracing
+from deploy.rewriters.values import (
+    StackedList,
+    as_predicate,
+    is_sym_bool,
+    is_sym_int,
+    is_symbolic,
+    is_tracing,
+)
 
 
 def bool_(value: object = False) -> object:
@@ -36,6 +43,8 @@ def len_(value: object) -> object:
     """``len(t)`` of a tensor is its (possibly dynamic) first size, not a specialised int."""
     if is_tracing() and isinstance(value, torch.Tensor) and value.dim() > 0:
         return value.shape[0]
+    if isinstance(value, StackedList):  # a converted loop's list: its length may be symbolic
+        return value.length()
     return len(value)
 
 

@@ -43,7 +43,7 @@ def chunked_for(start: int, stop, step: int, body_fn, carried: tuple, accumulato
     torch._check(last < stop)
     torch._check(last + step >= stop)
     carried, lists = buffered_for(
-        start, last, step, body_fn, carried, accumulators, -1, run, examples=_probe(start, body_fn, carried)
+        start, last, step, body_fn, carried, accumulators, -1, run, examples=probe(start, body_fn, carried)
     )
     new_values, appended = body_fn(last, *fresh_copies(tuple(carried)))
     for values, value in zip(lists, appended):
@@ -67,13 +67,13 @@ def counted_for(start: int, stop, step: int, body_fn, carried: tuple, accumulato
     count is an unbacked size (0 allowed); returns (carried values, lists)."""
     count = as_tensor_value(trip_count(start, stop, step)).item()
     torch._check(count >= 0)
-    examples = _probe(start, body_fn, carried)
+    examples = probe(start, body_fn, carried)
     return buffered_for(
         start, start + count * step, step, body_fn, carried, accumulators, -1, run, examples=examples
     )
 
 
-def _probe(start: int, body_fn, carried: tuple) -> list:
+def probe(start, body_fn, carried: tuple) -> list:
     """The values one full-chunk iteration appends, traced as the loop body traces them (a 0-d
     tensor counter, guards suppressed); only their shapes and dtypes are used, the nodes are dead."""
     mode = torch._guards.detect_fake_mode()

@@ -62,7 +62,8 @@ def getitem(obj: object, index: object) -> object:
         else:
             basic.append(entry)
             out_dim += 1
-    result = obj[tuple(basic)]
+    # `x[:]` would be an alias of a graph op's input, which functionalisation later refuses
+    result = obj if all(b == slice(None) for b in basic) else obj[tuple(basic)]
     for dim, entry in reversed(positions):
         if isinstance(entry, Span):  # x[:, t : t + k]: k positions from t (keep t + k <= size: the
             # graph repeats the last entry where eager's slice would come out shorter)
@@ -110,7 +111,11 @@ def setitem(obj: object, index: object, value: object) -> object:
     if len(scalar) == 1 and simple:
         dim = scalar[0]
         position = _non_negative(entries[dim], obj.shape[dim])
-        value = torch.as_tensor(value, dtype=obj.dtype).expand(getitem(obj, index).shape)
+        # a Python number as torch.full: torch.as_tensor would be a constant tensor lifted into the
+        # graph op's body, which functionalisation refuses there
+        value = (
+            value.to(obj.dtype) if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
+        ).expand(getitem(obj, index).shape)
         return obj.index_copy(dim, position, value.unsqueeze(dim))
     result = obj.clone()
     result[index] = value

@@ -129,8 +129,12 @@ class StackedList:
         self.prefix, self.suffix = list(reversed(self.suffix)), list(reversed(self.prefix))
         self.stacked = self.stacked.flip(0)
 
-    def __len__(self) -> int:
+    def length(self):
+        """The number of values (a symbolic size when the loop's trip count is data-dependent)."""
         return len(self.prefix) + self.stacked.shape[0] + len(self.suffix)
+
+    def __len__(self) -> int:
+        return self.length()
 
     def __getitem__(self, index):
         return self.stacked_with_prefix()[index]

@@ -18,10 +18,7 @@ MODELS_DIR = Path(__file__).parent / "controlflow"
 MODELS = sorted(p.stem for p in MODELS_DIR.glob("*.py"))
 
 # Known gaps, each with the smallest failing construct (standalone reproducers under .helpers/).
-ONNX_XFAIL: dict[str, str] = {
-    "beam_search_v2": "a loop-carried tensor that grows every step (`history = torch.cat([history, tok], 1)`): "
-    "torch.while_loop needs loop variables of one shape; refused naming the loop",
-}
+ONNX_XFAIL: dict[str, str] = {}
 # The same models fail before the TFLite lowering is reached (the ONNX program cannot be built).
 TFLITE_XFAIL: dict[str, str] = {name: f"fails before lowering: {why}" for name, why in ONNX_XFAIL.items()}
 

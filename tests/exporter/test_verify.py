@@ -76,3 +76,23 @@ def test_generated_cases_the_model_rejects_are_dropped_with_a_note():
     assert "example" in labels and "verify_inputs[0]" in labels
     assert notes and all("eager PyTorch raises" in n for n in notes)
     assert len(kept) + len(notes) == len(cases)  # the min size (t=1) cannot hold lengths up to 6
+
+
+def test_generated_cases_eager_never_finishes_are_dropped(monkeypatch):
+    """A generated input on which the model's own loop never ends (a negative tolerance) is
+    dropped after the time limit instead of hanging the export."""
+    import deploy.exporter.verify as verify_module
+    from deploy.exporter.verify import Case, runnable_cases
+
+    class Bisect(torch.nn.Module):
+        def forward(self, tol):
+            lo, hi = torch.tensor(0.0), torch.tensor(1.0)
+            while hi - lo > tol:
+                hi = (lo + hi) / 2
+            return hi
+
+    monkeypatch.setattr(verify_module, "GENERATED_CASE_SECONDS", 1)
+    cases = [Case("example", (torch.tensor(0.1),)), Case("random", (torch.tensor(-1.0),))]
+    kept, notes = runnable_cases(cases, eager_reference(Bisect()))
+    assert [c.label for c in kept] == ["example"]
+    assert len(notes) == 1 and "did not finish" in notes[0]

@@ -34,8 +34,12 @@ def export_onnx(module, example, dynamic_shapes, path: Path):
     logging.getLogger("torch").setLevel(logging.ERROR)
     with torch.no_grad():  # as deploy's exporter does
         program = torch.export.export(module, example, dynamic_shapes=dynamic_shapes, strict=False)
-    onnx_program = torch.onnx.export(program, (), dynamo=True, verbose=False)
-    onnx_program.save(str(path))
+    import onnx
+
+    from deploy.runtimes.onnx.emit import build_onnx
+
+    # deploy's translation (torch.onnx plus its fixes for loops and branches), without onnxsim
+    onnx.save(build_onnx(program, run_onnxsim=False).model, str(path))
     return program
 
 

@@ -70,12 +70,38 @@ def _name_reduced_dims(program: Any) -> None:
             keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
             node.args = (node.args[0], list(range(value.dim())), keepdim)
             node.kwargs = {}
+            module.recompile()
+
+
+def _symbolic_scalar_operands(program: Any) -> None:
+    """``idx % w`` with ``w`` a symbolic size is aten.remainder.Scalar with a SymInt operand, which
+    torch.onnx's translation cannot take (it wants a Python number): the Tensor overload with the
+    size as a 0-d tensor computes the same."""
+    import torch
+
+    aten = torch.ops.aten
+    overloads = {aten.remainder.Scalar: aten.remainder.Tensor, aten.fmod.Scalar: aten.fmod.Tensor}
+    for module in program.graph_module.modules():
+        graph = getattr(module, "graph", None)
+        for node in list(graph.nodes) if isinstance(graph, torch.fx.Graph) else ():
+            if node.op != "call_function" or node.target not in overloads:
+                continue
+            value, other = node.args[0], node.args[1]
+            if not isinstance(other, torch.fx.Node) or not isinstance(value, torch.fx.Node):
+                continue
+            dtype = value.meta["val"].dtype if "val" in value.meta else torch.int64
+            with graph.inserting_before(node):
+                scalar = graph.call_function(aten.scalar_tensor.default, (other,), {"dtype": dtype})
+            node.target = overloads[node.target]
+            node.args = (value, scalar)
+            module.recompile()
 
 
 def size_exact(program: Any) -> Any:
     """``program`` with adaptive average pools over dynamic sizes decomposed (see module docstring)
     and full amax/amin reductions given their dims."""
     _name_reduced_dims(program)
+    _symbolic_scalar_operands(program)
     if not _dynamic_adaptive_pools(program):
         return program
     import torch

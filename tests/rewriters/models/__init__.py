@@ -5,6 +5,7 @@ Every module here defines ``CASES``: ``Case(name, model, example, verify, dynami
 """
 
 from tests.rewriters.models import (
+    aliasing,
     branches,
     calls,
     counters,
@@ -38,4 +39,5 @@ CASES = (
     + iteration.CASES
     + counters.CASES
     + sizes.CASES
+    + aliasing.CASES
 )

@@ -40,3 +40,43 @@ def test_adaptive_pools_match_eager_at_sizes_other_than_the_example():
 def test_programs_with_static_pools_are_left_alone():
     program = torch.export.export(Pools(), (torch.randn(1, 2, 12, 10),))
     assert size_exact(program) is program
+
+
+def test_full_amax_and_remainder_by_a_dynamic_size_translate():
+    """``x.amax()`` without dims and ``i % w`` with ``w`` a dynamic size: torch.onnx cannot
+    translate either as torch.export writes them; both are rewritten to overloads it can."""
+
+    class Peak(torch.nn.Module):
+        def forward(self, x):
+            flat = x.flatten().argmax()
+            return x.amax(), x.amin(), flat % x.shape[1], flat // x.shape[1]
+
+    dynamic = ({0: Dim("h", min=2, max=40), 1: Dim("w", min=2, max=40)},)
+    session = _session(torch.export.export(Peak(), (torch.randn(6, 7),), dynamic_shapes=dynamic))
+    for h, w in ((6, 7), (3, 11), (17, 2)):
+        x = torch.randn(h, w)
+        got = session.run(None, {session.get_inputs()[0].name: x.numpy()})
+        for g, e in zip(got, Peak()(x), strict=True):
+            np.testing.assert_allclose(g, e.numpy(), rtol=1e-6)
+
+
+def test_zero_dim_inputs_stay_zero_dim():
+    """deploy's onnxruntime session feeds a 0-d input as 0-d (np.ascontiguousarray makes it 1-d,
+    which broadcasts every output that depends on it to shape (1,))."""
+    import tempfile
+    from pathlib import Path
+
+    import onnx
+
+    from deploy.runtimes.onnx.session import load
+
+    class Scale(torch.nn.Module):
+        def forward(self, x, s):
+            return x * s, s + 1
+
+    program = torch.export.export(Scale(), (torch.randn(3), torch.tensor(2.0)))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "m.onnx"
+        onnx.save(to_onnx_proto(program), str(path))
+        _, shifted = load(path).run([np.ones(3, np.float32), np.array(2.0, np.float32)])
+    assert shifted.shape == ()

@@ -95,3 +95,25 @@ def test_trilu_over_dynamic_matrix_dims(tmp_path, upper, k):
         data = rng.standard_normal((2, rows, cols)).astype(np.float32)
         (actual,) = session.run([data])
         np.testing.assert_array_equal(actual, reference(model, {"x": data})[0])
+
+
+def test_negative_index_and_eye_over_dynamic_dims(tmp_path):
+    """`out[:, -1]` over a dynamic length (GATHER needs the index wrapped by the run-time size) and
+    an identity matrix the size of a dynamic input (EyeLike)."""
+    import torch
+
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+    from tests.runtimes.tflite.export_helpers import to_onnx
+
+    class LastAndEye(torch.nn.Module):
+        def forward(self, x, a):
+            return x[:, -1], a - torch.diag_embed(torch.diagonal(a))
+
+    t, n = torch.export.Dim("t", min=2, max=40), torch.export.Dim("n", min=2, max=16)
+    model = to_onnx(LastAndEye(), (torch.randn(2, 7, 3), torch.randn(5, 5)), ({1: t}, {0: n, 1: n}))
+    session = load(emit_tflite(model, tmp_path / "m.tflite")["path"])
+    for length, size in ((2, 2), (9, 6), (30, 16)):
+        x, a = torch.randn(2, length, 3), torch.randn(size, size)
+        for got, want in zip(session.run([x.numpy(), a.numpy()]), LastAndEye()(x, a), strict=True):
+            np.testing.assert_allclose(got, want.numpy(), rtol=1e-6, atol=1e-6)

@@ -213,13 +213,18 @@ def lower_scatter_elements(ctx: LoweringContext, node: ir.Node) -> Value:
 
 @lower("EyeLike")
 def lower_eye_like(ctx: LoweringContext, node: ir.Node) -> Value:
-    """A constant identity-like matrix of the input's (static) shape, shifted by k."""
-    x = ctx.input(node, 0)
-    if not x.static:
-        raise Unsupported("EyeLike of a dynamic shape")
+    """An identity-like matrix of the input's shape, shifted by k: a constant when the shape is
+    static, else ones where col - row == k over RANGEs of the run-time sizes."""
     from deploy.runtimes.tflite.ops._common import out_dtype
 
-    return ctx.const(np.eye(x.shape[0], x.shape[1], k=attr(node, "k", 0), dtype=out_dtype(node)))
+    x = ctx.input(node, 0)
+    if x.static:
+        return ctx.const(np.eye(x.shape[0], x.shape[1], k=attr(node, "k", 0), dtype=out_dtype(node)))
+    if x.shape is None or len(x.shape) != 2:
+        raise Unsupported("EyeLike of a tensor that is not 2-D")
+    k = ctx.const(np.array(attr(node, "k", 0), np.int64))
+    on_diagonal = elementwise_values(ctx, OPS.EQUAL, _dynamic_diagonal_offsets(ctx, x), k, dtype=np.bool_)
+    return ctx.cast(on_diagonal, out_dtype(node))
 
 
 @lower("ReverseSequence")
