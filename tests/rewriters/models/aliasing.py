@@ -110,6 +110,29 @@ class Grow(nn.Module):
         return history, h
 
 
+class GreedyGrow(nn.Module):
+    """Greedy decoding: `seq = torch.cat([seq, tok], 1)` in `range(int(n.item()))` with an EOS
+    break, from a prompt of dynamic length."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(9, 6)
+        self.cell = nn.GRUCell(6, 6)
+        self.out = nn.Linear(6, 9)
+
+    def forward(self, prompt, max_new):
+        h = self.emb(prompt).mean(dim=1)
+        seq = prompt
+        tok = prompt[:, -1]
+        for _ in range(int(max_new.item())):
+            h = self.cell(self.emb(tok), h)
+            tok = self.out(h).argmax(dim=-1)
+            seq = torch.cat([seq, tok.unsqueeze(1)], dim=1)
+            if (tok == 0).all():
+                break
+        return seq
+
+
 def _adj(n):
     a = torch.rand(n, n, generator=torch.Generator().manual_seed(n))
     return a / a.sum(dim=1, keepdim=True)
@@ -162,6 +185,15 @@ CASES = [
         (torch.randn(2, 4),),
         [(torch.randn(2, 4) * 0.1,), (torch.ones(2, 4) * 3,), (torch.randn(3, 4) * 2,)],
         ({0: torch.export.Dim("b", min=1, max=8)},),
-        constructs=("for->unrolled",),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "carried_tensor_grows_under_item_bound",
+        seeded(GreedyGrow),
+        (torch.tensor([[3, 5, 1]]), torch.tensor(5)),
+        [(torch.tensor([[2]]), torch.tensor(0)), (torch.tensor([[4, 4, 8, 1, 7]]), torch.tensor(9))]
+        + [(torch.tensor([[t]]), torch.tensor(6)) for t in range(9)],
+        ({1: torch.export.Dim("prompt", min=1, max=16)}, None),
+        constructs=("for->while_loop",),
     ),
 ]
