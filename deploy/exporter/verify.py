@@ -120,11 +120,14 @@ def compare(
         if ref.size == 0:
             results.append((0.0, 0.0, True, ""))
             continue
-        diff = np.abs(ref.astype(np.float64) - out.astype(np.float64))
+        ref64, out64 = ref.astype(np.float64), out.astype(np.float64)
+        with np.errstate(invalid="ignore"):  # inf - inf: equal infinities are a match
+            diff = np.where(ref64 == out64, 0.0, np.abs(ref64 - out64))
         max_abs = float(np.nanmax(diff)) if not np.isnan(diff).all() else 0.0
         if np.isnan(diff).any() and not np.array_equal(np.isnan(ref), np.isnan(out)):
             max_abs = float("inf")
-        magnitude = float(np.nanmax(np.abs(ref.astype(np.float64)))) if ref.size else 0.0
+        finite = np.abs(ref64[np.isfinite(ref64)])
+        magnitude = float(finite.max()) if finite.size else 0.0
         max_rel = max_abs / magnitude if magnitude > 0 else max_abs
         results.append((max_abs, max_rel, max_abs <= atol + rtol * magnitude, ""))
     return results

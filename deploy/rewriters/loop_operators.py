@@ -132,17 +132,21 @@ def for_range(
                     acc.append(value)
             if break_index >= 0:
                 if is_symbolic(flag):  # a tensor `break`: hand the remaining iterations to while_loop
+                    rest = (t + step, stop, step, body_fn, args, accumulators)
                     try:
-                        return _graph_or_grown(
-                            t + step, stop, step, body_fn, args, accumulators, names, site_id, break_index
-                        )
+                        return _graph_for(*rest, names, site_id, break_index)
                     except NotDeployableError:
-                        # carried values that change shape in other ways: unrolled under the flag
-                        unrolled = _unrolled(t + step, stop, step, body_fn, args, accumulators, break_index)
-                        if unrolled is None:
+                        # carried values that change shape: a short Python-bounded loop is unrolled
+                        # under the flag (everything at the top level); else growing values become
+                        # buffers in the while_loop
+                        unrolled = _unrolled(*rest, break_index)
+                        if unrolled is not None:
+                            sites.mark_emitted(site_id, "for->unrolled")
+                            return unrolled, accumulators
+                        grown = _grown(*rest, names, site_id, break_index)
+                        if grown is None:
                             raise
-                        sites.mark_emitted(site_id, "for->unrolled")
-                        return unrolled, accumulators
+                        return grown
                 if flag:
                     break
         if not is_tracing():

@@ -40,6 +40,14 @@ def test_compare_uses_error_relative_to_output_magnitude():
     assert not shape[2] and "shape" in shape[3]
 
 
+def test_compare_takes_equal_infinities_as_a_match():
+    ref = [np.array([np.inf, -np.inf, 2.0], dtype=np.float32)]
+    same = compare(ref, [np.array([np.inf, -np.inf, 2.0], dtype=np.float32)])[0]
+    finite = compare(ref, [np.array([1e30, -np.inf, 2.0], dtype=np.float32)])[0]
+    assert same[2] and same[0] == 0.0
+    assert not finite[2]
+
+
 class WrongSession:
     """The other side of the comparison: an artifact that is off by 1% on large inputs."""
 

@@ -185,7 +185,7 @@ CASES = [
         (torch.randn(2, 4),),
         [(torch.randn(2, 4) * 0.1,), (torch.ones(2, 4) * 3,), (torch.randn(3, 4) * 2,)],
         ({0: torch.export.Dim("b", min=1, max=8)},),
-        constructs=("for->while_loop",),
+        constructs=("for->unrolled",),
     ),
     Case(
         "carried_tensor_grows_under_item_bound",
