@@ -97,9 +97,7 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
     """torch.cond over two zero-argument branch functions; errors name the user's line."""
     site = sites.get_site(site_id)
     if site.unsupported:
-        raise site.error(
-            f"this `{site.construct}` on a tensor value cannot become torch.cond: {site.unsupported}"
-        )
+        return _guarded_cond(pred, then_fn, else_fn, site, kind)
 
     def branch(fn):
         return lambda: pytree.tree_map(_encode, fn())
@@ -129,6 +127,27 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
     if is_size_predicate(pred):
         with tracing_branches(pred):
             bound_new_sizes(result, then_fn, else_fn, _encode)
+    return pytree.tree_map(_decode, result)
+
+
+def _guarded_cond(pred, then_fn, else_fn, site: sites.Site, kind: str):
+    """A cond whose source holds a construct a graph op cannot run (``outs.append(v)``) in a part
+    that may not run at all (under ``if self.training:``): torch.cond is tried as is, with no
+    fallback that would run the branches as plain Python. If torch traces the construct, dynamo
+    refuses the side effect and the user gets the construct's own message."""
+    try:
+        with tracing_branches(pred), unbacked_closures_as_tensors(then_fn, else_fn):
+            result = torch.cond(
+                as_predicate(pred),
+                lambda: pytree.tree_map(_encode, then_fn()),
+                lambda: pytree.tree_map(_encode, else_fn()),
+                (),
+            )
+    except Exception as exc:  # any failure: the construct is the likely cause, and the one to name
+        raise site.error(
+            f"this `{site.construct}` on a tensor value cannot become torch.cond: {site.unsupported}"
+        ) from exc
+    sites.mark_emitted(site.id, kind)
     return pytree.tree_map(_decode, result)
 
 

@@ -110,7 +110,9 @@ def setitem(obj: object, index: object, value: object) -> object:
     simple = all(isinstance(e, slice) and e == slice(None) for i, e in enumerate(entries) if i not in scalar)
     if len(scalar) == 1 and simple:
         dim = scalar[0]
-        position = _non_negative(entries[dim], obj.shape[dim])
+        # clamped like reads: a branch computed but not taken (a select) may hold a position past
+        # the end (`out[count] = v` once count reached the size), which eager never writes
+        position = _in_range(entries[dim], obj.shape[dim])
         # a Python number as torch.full: torch.as_tensor would be a constant tensor lifted into the
         # graph op's body, which functionalisation refuses there
         value = (

@@ -99,16 +99,18 @@ class OneAppendPerIteration(Pass):
         # without `continue`: appends inside the branches of an `if` (`if p: outs.append(a) else:
         # outs.append(b)`) become one assignment per branch and one append after them
         in_branches = any(_append_of(s) for s in _own_statements(loop.body) if s not in loop.body)
-        if loop.orelse or not (has_continue or in_branches) or len(targets) != 1:
+        if loop.orelse or not (has_continue or in_branches) or not targets:
             return None
-        (target,) = targets
-        paths = _paths(loop.body, target)
-        if paths is None or any(n != 1 for n, _ in paths):
-            return None
-        temp = ctx.fresh("appended")
-        body = _rewrite_body(loop.body, target, temp)
-        if not has_continue:  # the temp has a value before the `if` that assigns it on every path
-            added = [ast.Assign([name(temp, True)], ast.Constant(None))]
+        for target in targets:  # each list: one append on every path (`states`, `rejected`, ...)
+            paths = _paths(loop.body, target)
+            if paths is None or any(n != 1 for n, _ in paths):
+                return None
+        temps = {target: ctx.fresh("appended") for target in sorted(targets)}
+        body = loop.body
+        for target, temp in temps.items():
+            body = _rewrite_body(body, target, temp)
+        if not has_continue:  # the temps have a value before the `if` that assigns them on every path
+            added = [ast.Assign([name(temp, True)], ast.Constant(None)) for temp in temps.values()]
             body = added + body
         else:
             body = added = [
@@ -119,11 +121,14 @@ class OneAppendPerIteration(Pass):
                     orelse=[],
                 )
             ]
-        append = ast.Expr(call(ast.Attribute(value=name(target), attr="append", ctx=ast.Load()), name(temp)))
-        for stmt in (*added, append):
+        appends = [
+            ast.Expr(call(ast.Attribute(value=name(target), attr="append", ctx=ast.Load()), name(temp)))
+            for target, temp in temps.items()
+        ]
+        for stmt in (*added, *appends):
             ast.copy_location(stmt, loop.body[0])
             ast.fix_missing_locations(stmt)
-        loop.body = [*body, append]
+        loop.body = [*body, *appends]
         return None
 
 
