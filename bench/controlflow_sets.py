@@ -26,23 +26,30 @@ SETS = Path(__file__).resolve().parent / "controlflow_sets"
 TARGETS = ("onnx", "tflite")
 
 
-def run_model(path: Path, out_dir: Path, timeout: int) -> dict:
-    """One export; per target whether it was written and verified, and the first error line."""
-    start = time.perf_counter()
+def _export(path: Path, targets: tuple[str, ...], out_dir: Path, timeout: int) -> tuple[int, str, dict]:
     cli = "from deploy.cli import main; main()"
-    command = [sys.executable, "-c", cli, "export", str(path), "-t", ",".join(TARGETS), "-o", str(out_dir)]
+    command = [sys.executable, "-c", cli, "export", str(path), "-t", ",".join(targets), "-o", str(out_dir)]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
         code, output = done.returncode, done.stdout + done.stderr
     except subprocess.TimeoutExpired:
         code, output = 124, f"timed out after {timeout} s"
     report = out_dir / "report.json"
-    verified = {target: False for target in TARGETS}
-    if report.exists():
-        artifacts = json.loads(report.read_text()).get("artifacts", {})
-        for target in TARGETS:
-            parity = (artifacts.get(target) or {}).get("parity") or {}
-            verified[target] = bool(parity.get("ok"))
+    artifacts = json.loads(report.read_text()).get("artifacts", {}) if report.exists() else {}
+    verified = {t: bool(((artifacts.get(t) or {}).get("parity") or {}).get("ok")) for t in targets}
+    return code, output, verified
+
+
+def run_model(path: Path, out_dir: Path, timeout: int) -> dict:
+    """One export to both targets; per target whether it was written and verified, and the first
+    error line. When that fails, ONNX alone is tried too (a TFLite op check refuses the whole run
+    before anything is written)."""
+    start = time.perf_counter()
+    code, output, verified = _export(path, TARGETS, out_dir, timeout)
+    if code != 0 and not verified["onnx"]:
+        verified["onnx"] = _export(path, ("onnx",), out_dir.with_name(out_dir.name + "_onnx"), timeout)[2][
+            "onnx"
+        ]
     error = next((line for line in output.splitlines() if line.startswith("error")), "")
     return {
         "model": path.stem,
