@@ -35,7 +35,7 @@ class Choice:
             if k == len(self.items) - 1:
                 return self.items[k](*args, **kwargs)
             then_fn, else_fn = (lambda: self.items[k](*args, **kwargs)), (lambda: pick(k + 1))
-            if operators.TRACE_STATE.in_loop_body:  # no cond nested in a Loop body (see operators.py)
+            if operators.in_loop_body_now():  # no cond nested in a Loop body (see operators.py)
                 selected = operators.select(self._is(k), then_fn, else_fn)
                 if selected is not None:
                     sites.mark_emitted(self.site_id, "index->where")

@@ -62,14 +62,12 @@ def check_supported(site: sites.Site) -> None:
 
 def in_loop_body(operator, *args):
     """Run a loop higher-order op with the in-loop-body flag set while torch traces its body."""
-    state = operators.TRACE_STATE
-    previous = state.in_loop_body
-    state.in_loop_body = True
+    previous = operators.set_in_loop_body(True)
     try:
         with unbacked_closures_as_tensors(*(a for a in args if callable(a))):
             return operator(*args)
     finally:
-        state.in_loop_body = previous
+        operators.set_in_loop_body(previous)
 
 
 def to_tensor_predicate(value: object) -> torch.Tensor:

@@ -280,7 +280,7 @@ def _graph_for(
         if isinstance(stop, torch.Tensor):
             stop = stop.reshape(()).to(torch.int64).item()
         return buffered(stop)
-    if accumulators and break_index < 0 and operators.TRACE_STATE.in_loop_body and is_sym_int(stop):
+    if accumulators and break_index < 0 and operators.in_loop_body_now() and is_sym_int(stop):
         # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
         # on the nested Scan): the inner append loop becomes a buffered while_loop instead
         return buffered(stop)

@@ -215,6 +215,23 @@ class _TraceState:
 TRACE_STATE = _TraceState()
 
 
+# Read and set through functions dynamo runs as they are (assume_constant_result) rather than
+# traces: inside a cond branch that dynamo traces, the set-and-restore around a loop would
+# otherwise be a side effect dynamo refuses when a second loop follows the first in that branch.
+@torch._dynamo.assume_constant_result
+def in_loop_body_now() -> bool:
+    """Whether torch is tracing a while_loop/scan body."""
+    return TRACE_STATE.in_loop_body
+
+
+@torch._dynamo.assume_constant_result
+def set_in_loop_body(value: bool) -> bool:
+    """Set the flag; returns the previous value."""
+    previous = TRACE_STATE.in_loop_body
+    TRACE_STATE.in_loop_body = value
+    return previous
+
+
 def _where(pred: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     if a.dtype == torch.bool and b.dtype == torch.bool:  # onnxruntime has no Where for bool
         return torch.logical_or(torch.logical_and(pred, a), torch.logical_and(torch.logical_not(pred), b))
@@ -281,7 +298,7 @@ def if_stmt(
         else_branch = _with_placeholders(lambda: else_fn(*fresh()), lambda: then_fn(*fresh()), names)
         if dead_else:
             else_branch = _shaped_like(else_branch, then_branch, names)
-        if TRACE_STATE.in_loop_body and isinstance(pred, torch.Tensor):
+        if in_loop_body_now() and isinstance(pred, torch.Tensor):
             selected = select(as_predicate(pred), then_branch, else_branch)
             if selected is not None:
                 sites.mark_emitted(site_id, "if->where")
@@ -314,7 +331,7 @@ def _shaped_like(own, other, names: tuple[str, ...]):
 def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
     """``a if pred else b``."""
     if is_symbolic(pred):
-        if TRACE_STATE.in_loop_body and isinstance(pred, torch.Tensor):
+        if in_loop_body_now() and isinstance(pred, torch.Tensor):
             selected = select(as_predicate(pred), then_thunk, else_thunk)
             if selected is not None:
                 sites.mark_emitted(site_id, "ifexp->where")

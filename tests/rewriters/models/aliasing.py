@@ -133,6 +133,24 @@ class GreedyGrow(nn.Module):
         return seq
 
 
+class Trim(nn.Module):
+    """Two tensor `while` loops after an early `return` (they run inside the cond's branch):
+    voice-activity trimming of leading and trailing quiet frames."""
+
+    def forward(self, energy):
+        n = energy.shape[0]
+        start = torch.tensor(0)
+        end = torch.tensor(n)
+        if not (energy > 0).any():
+            return torch.zeros(n)
+        while start < end - 1 and energy[start] < 0:
+            start = start + 1
+        while end - 1 > start and energy[end - 1] < 0:
+            end = end - 1
+        idx = torch.arange(n)
+        return ((idx >= start) & (idx < end)).float()
+
+
 def _adj(n):
     a = torch.rand(n, n, generator=torch.Generator().manual_seed(n))
     return a / a.sum(dim=1, keepdim=True)
@@ -195,5 +213,18 @@ CASES = [
         + [(torch.tensor([[t]]), torch.tensor(6)) for t in range(9)],
         ({1: torch.export.Dim("prompt", min=1, max=16)}, None),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "two_loops_after_an_early_return",
+        seeded(Trim),
+        (torch.tensor([-1.0, -2.0, 3.0, 1.0, -1.0, -1.0]),),
+        [
+            (-torch.ones(4),),
+            (torch.ones(5),),
+            (torch.tensor([-1.0, 2.0]),),
+            (torch.tensor([-3.0, -1.0, 0.5, -2.0, 4.0, -1.0, -1.0, -1.0]),),
+        ],
+        ({0: torch.export.Dim("frames", min=2, max=64)},),
+        constructs=("while->while_loop",),
     ),
 ]
