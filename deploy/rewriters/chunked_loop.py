@@ -20,7 +20,7 @@ from __future__ import annotations
 import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
-from deploy.rewriters import operators
+from deploy.rewriters import operators, sites
 from deploy.rewriters.buffered_loop import buffered_for, trip_count
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.values import as_tensor_value, is_sym_int
@@ -81,7 +81,7 @@ def probe(start, body_fn, carried: tuple) -> list:
     previous = state.in_loop_body
     state.in_loop_body = True
     try:
-        with mode.shape_env.suppress_guards():
+        with mode.shape_env.suppress_guards(), sites.probing():
             index = torch.full((), start, dtype=torch.int64)
             _, appended = body_fn(index, *fresh_copies(tuple(carried)))
     finally:

@@ -21,7 +21,7 @@ import contextlib
 
 import torch
 
-from deploy.rewriters import operators
+from deploy.rewriters import operators, sites
 from deploy.rewriters.buffered_loop import trip_count
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.shape_cond import same_shape, same_size
@@ -134,7 +134,7 @@ def _probe(start, body_fn, carried: tuple) -> list:
     state.in_loop_body = True
     guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
     try:
-        with guards:
+        with guards, sites.probing():
             index = torch.full((), start, dtype=torch.int64)
             new_values, _ = body_fn(index, *fresh_copies(tuple(carried)))
     finally:

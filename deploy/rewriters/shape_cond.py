@@ -23,6 +23,8 @@ import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
 from torch.utils import _pytree as pytree
 
+from deploy.rewriters import sites
+
 
 @dataclass
 class Resizing:
@@ -35,7 +37,8 @@ def resize_layouts(then_fn, else_fn, encode) -> Resizing | None:
     """Trace both branches (guards suppressed: a probe, its nodes are dead) and describe how their
     outputs differ; None when they differ in structure, dtype or rank, or not at all."""
     mode = torch._guards.detect_fake_mode()
-    with mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext():
+    guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
+    with guards, sites.probing():
         then_leaves, then_spec = pytree.tree_flatten(pytree.tree_map(encode, then_fn()))
         else_leaves, else_spec = pytree.tree_flatten(pytree.tree_map(encode, else_fn()))
         if then_spec != else_spec:

@@ -9,6 +9,8 @@ running eagerly under ``coverage.record_branches()``.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import torch
@@ -81,18 +83,32 @@ def get_site(site_id: int) -> Site:
 def mark_emitted(site_id: int, kind: str) -> None:
     """Record that the site emitted a graph op of ``kind``. Inside another graph op's body (traced by
     dynamo, where Python side effects are not allowed) the record is made at trace time through
-    dynamo's ``comptime`` hook, so nested sites are listed too."""
+    dynamo's ``comptime`` hook, so nested sites are listed too. Nothing is recorded while a probe
+    traces a body only for its shapes (its nodes are dead)."""
     if torch.compiler.is_dynamo_compiling():
         comptime(_mark_while_tracing)
-    else:
+    elif not _PROBING[0]:
         _SITES[site_id].emitted.add(kind)
 
 
 def _mark_while_tracing(ctx) -> None:
     # runs inside dynamo, in the frame of mark_emitted (no free variables allowed here)
     site_id, kind = ctx.get_local("site_id"), ctx.get_local("kind")
-    if site_id.is_python_constant() and kind.is_python_constant():
+    if site_id.is_python_constant() and kind.is_python_constant() and not _PROBING[0]:
         _SITES[site_id.as_python_constant()].emitted.add(kind.as_python_constant())
+
+
+_PROBING = [0]  # > 0 while a probe traces code whose graph ops are not kept
+
+
+@contextmanager
+def probing() -> Iterator[None]:
+    """Within: graph ops the converted code emits are not recorded as rewrites (see mark_emitted)."""
+    _PROBING[0] += 1
+    try:
+        yield
+    finally:
+        _PROBING[0] -= 1
 
 
 def emitted_rewrites(site_ids: list[int]) -> list[Rewrite]:
