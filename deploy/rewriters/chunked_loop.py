@@ -20,6 +20,7 @@ from __future__ import annotations
 import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
+from deploy.errors import NotDeployableError
 from deploy.rewriters import operators, sites
 from deploy.rewriters.buffered_loop import buffered_for, trip_count
 from deploy.rewriters.operators import fresh_copies
@@ -87,3 +88,16 @@ def probe(start, body_fn, carried: tuple) -> list:
     finally:
         state.in_loop_body = previous
     return [as_tensor_value(v) for v in appended]
+
+
+def probe_examples(start, body_fn, carried: tuple, accumulators: tuple) -> list | None:
+    """Shapes for the buffers of a loop whose lists may stay empty; None (peel instead) when the
+    probe fails or gives values that are not tensors."""
+    try:
+        examples = probe(start, body_fn, carried)
+    except NotDeployableError:
+        raise
+    except Exception:  # torch's many internal error types: the peeled first iteration will say
+        return None
+    examples = [acc[-1] if acc else value for acc, value in zip(accumulators, examples)]
+    return examples if all(isinstance(e, torch.Tensor) for e in examples) else None

@@ -23,9 +23,37 @@ import torch
 
 from deploy.rewriters import operators, sites
 from deploy.rewriters.buffered_loop import trip_count
+from deploy.rewriters.loop_common import carry
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.shape_cond import same_shape, same_size
 from deploy.rewriters.values import as_tensor_value
+
+
+def grown_for(graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, break_index):
+    """``graph_for`` (loop_operators._graph_for) over the loop with its growing values carried as
+    buffers and lengths; (values, lists), or None when the loop's values do not grow that way or the
+    loop still fails (the caller shows its first error)."""
+    if accumulators or torch.compiler.is_dynamo_compiling() or operators.TRACE_STATE.in_loop_body:
+        return None
+    if isinstance(step, torch.Tensor) or not isinstance(start, int):
+        return None
+    try:
+        carried = carry(args, names, sites.get_site(site_id))
+        growth = growth_of(start, body_fn, carried)
+        if growth is None:
+            return None
+        if isinstance(stop, torch.Tensor):
+            stop = stop.reshape(()).to(torch.int64).item()
+        buffers, lengths = as_buffers(carried, growth, iterations_left(start, stop, step))
+        minimum = lower_bounds(carried, growth)
+        body = wrap_body(body_fn, growth, len(carried), minimum)
+        extra = tuple(f"_deploy_length_{p}" for p in growth)
+        values, lists = graph_for(
+            start, stop, step, body, buffers + lengths, accumulators, names + extra, site_id, break_index
+        )
+    except Exception:  # torch's many internal error types, and our own: the first error is shown
+        return None
+    return unwrap(values, growth, len(carried), minimum), lists
 
 
 def growth_of(start, body_fn, carried: tuple) -> dict[int, tuple[int, int]] | None:

@@ -16,10 +16,17 @@ from torch._higher_order_ops.while_loop import while_loop
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters import growing_loop, operators, sites
+from deploy.rewriters import operators, sites
 from deploy.rewriters.buffered_loop import buffered_for
 from deploy.rewriters.buffered_while import buffered_while
-from deploy.rewriters.chunked_loop import chunked_for, counted_for, is_chunked, is_derived_size, probe
+from deploy.rewriters.chunked_loop import (
+    chunked_for,
+    counted_for,
+    is_chunked,
+    is_derived_size,
+    probe_examples,
+)
+from deploy.rewriters.growing_loop import grown_for
 from deploy.rewriters.loop_common import (
     carry,
     check_supported,
@@ -31,7 +38,7 @@ from deploy.rewriters.loop_common import (
     to_tensor_predicate,
 )
 from deploy.rewriters.operators import fresh_copies
-from deploy.rewriters.unrolled_loop import can_unroll, unrolled_for
+from deploy.rewriters.unrolled_loop import try_unrolled
 from deploy.rewriters.values import (
     StackedList,
     Undefined,
@@ -139,11 +146,11 @@ def for_range(
                         # carried values that change shape: a short Python-bounded loop is unrolled
                         # under the flag (everything at the top level); else growing values become
                         # buffers in the while_loop
-                        unrolled = _unrolled(*rest, break_index)
+                        unrolled = try_unrolled(*rest, break_index)
                         if unrolled is not None:
                             sites.mark_emitted(site_id, "for->unrolled")
                             return unrolled, accumulators
-                        grown = _grown(*rest, names, site_id, break_index)
+                        grown = grown_for(_graph_for, *rest, names, site_id, break_index)
                         if grown is None:
                             raise
                         return grown
@@ -166,50 +173,12 @@ def _graph_or_grown(start, stop, step, body_fn, args, accumulators, names, site_
     try:
         return _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, break_index)
     except NotDeployableError:
-        grown = _grown(start, stop, step, body_fn, args, accumulators, names, site_id, break_index)
+        grown = grown_for(
+            _graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, break_index
+        )
         if grown is None:
             raise
         return grown
-
-
-def _grown(start, stop, step, body_fn, args, accumulators, names, site_id, break_index):
-    if accumulators or torch.compiler.is_dynamo_compiling() or operators.TRACE_STATE.in_loop_body:
-        return None
-    if isinstance(step, torch.Tensor) or not isinstance(start, int):
-        return None
-    site = sites.get_site(site_id)
-    try:
-        carried = carry(args, names, site)
-        growth = growing_loop.growth_of(start, body_fn, carried)
-        if growth is None:
-            return None
-        if isinstance(stop, torch.Tensor):
-            stop = stop.reshape(()).to(torch.int64).item()
-        iterations = growing_loop.iterations_left(start, stop, step)
-        buffers, lengths = growing_loop.as_buffers(carried, growth, iterations)
-        minimum = growing_loop.lower_bounds(carried, growth)
-        body = growing_loop.wrap_body(body_fn, growth, len(carried), minimum)
-        extra = tuple(f"_deploy_length_{p}" for p in growth)
-        values, lists = _graph_for(
-            start, stop, step, body, buffers + lengths, accumulators, names + extra, site_id, break_index
-        )
-    except NotDeployableError:
-        return None
-    except Exception:  # torch's many internal error types: the first loop error is the one to show
-        return None
-    return growing_loop.unwrap(values, growth, len(carried), minimum), lists
-
-
-def _unrolled(start, stop, step, body_fn, args, accumulators, break_index):
-    """The remaining iterations unrolled under the break flag (unrolled_loop.py), or None."""
-    if accumulators or not can_unroll(start, stop, step):
-        return None
-    try:
-        return unrolled_for(start, stop, step, body_fn, args, break_index)
-    except NotDeployableError:
-        raise
-    except Exception:  # torch's many internal error types: the while_loop error is the one to show
-        return None
 
 
 def _prepended(values: object, size: int) -> object:
@@ -368,7 +337,7 @@ def _buffered(
     if item_bound and pending is None and any(not acc for acc in accumulators):
         # a `.item()` trip count may be 0: the buffers are sized from a probe of one iteration
         # rather than by running the first one before the loop
-        examples = _probe_examples(start, body_fn, carried, accumulators)
+        examples = probe_examples(start, body_fn, carried, accumulators)
     try:
         result = buffered_for(
             start,
@@ -400,19 +369,6 @@ def _counted(start, stop, step, body_fn, carried, accumulators, names, site, loo
         raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site.id, "for->while_loop")
     return result
-
-
-def _probe_examples(start, body_fn, carried, accumulators):
-    """Shapes for the buffers of a loop whose lists may stay empty; None (peel instead) when the
-    probe fails or gives values that are not tensors."""
-    try:
-        examples = probe(start, body_fn, carried)
-    except NotDeployableError:
-        raise
-    except Exception:  # torch's many internal error types: the peeled first iteration will say
-        return None
-    examples = [acc[-1] if acc else value for acc, value in zip(accumulators, examples)]
-    return examples if all(isinstance(e, torch.Tensor) for e in examples) else None
 
 
 def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import torch
 
+from deploy.errors import NotDeployableError
 from deploy.rewriters.operators import _where
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.values import as_predicate, as_tensor_value
@@ -33,6 +34,18 @@ def can_unroll(start: object, stop: object, step: object) -> bool:
     if not all(isinstance(b, int) and not isinstance(b, bool) for b in (start, stop, step)) or step == 0:
         return False
     return len(range(start, stop, step)) <= MAX_UNROLLED
+
+
+def try_unrolled(start, stop, step, body_fn, args, accumulators, break_index) -> tuple | None:
+    """The remaining iterations unrolled under the break flag, or None when they cannot be."""
+    if accumulators or not can_unroll(start, stop, step):
+        return None
+    try:
+        return unrolled_for(start, stop, step, body_fn, args, break_index)
+    except NotDeployableError:
+        raise
+    except Exception:  # torch's many internal error types: the while_loop error is the one to show
+        return None
 
 
 def unrolled_for(start: int, stop: int, step: int, body_fn, args: tuple, break_index: int) -> tuple | None:
