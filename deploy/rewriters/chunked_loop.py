@@ -21,8 +21,9 @@ import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters import operators, sites
+from deploy.rewriters import operators
 from deploy.rewriters.buffered_loop import buffered_for, trip_count
+from deploy.rewriters.loop_common import probe_iteration
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.values import as_tensor_value, is_sym_int
 
@@ -75,19 +76,8 @@ def counted_for(start: int, stop, step: int, body_fn, carried: tuple, accumulato
 
 
 def probe(start, body_fn, carried: tuple) -> list:
-    """The values one full-chunk iteration appends, traced as the loop body traces them (a 0-d
-    tensor counter, guards suppressed); only their shapes and dtypes are used, the nodes are dead."""
-    mode = torch._guards.detect_fake_mode()
-    state = operators.TRACE_STATE
-    previous = state.in_loop_body
-    state.in_loop_body = True
-    try:
-        with mode.shape_env.suppress_guards(), sites.probing():
-            index = torch.full((), start, dtype=torch.int64)
-            _, appended = body_fn(index, *fresh_copies(tuple(carried)))
-    finally:
-        state.in_loop_body = previous
-    return [as_tensor_value(v) for v in appended]
+    """The values one full-chunk iteration appends (loop_common.probe_iteration)."""
+    return probe_iteration(start, body_fn, carried)[1]
 
 
 def probe_examples(start, body_fn, carried: tuple, accumulators: tuple) -> list | None:

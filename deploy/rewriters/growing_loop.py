@@ -17,14 +17,11 @@ the buffer's first ``length`` entries: a data-dependent size, as eagerly.
 
 from __future__ import annotations
 
-import contextlib
-
 import torch
 
 from deploy.rewriters import operators, sites
 from deploy.rewriters.buffered_loop import trip_count
-from deploy.rewriters.loop_common import carry
-from deploy.rewriters.operators import fresh_copies
+from deploy.rewriters.loop_common import carry, probe_iteration
 from deploy.rewriters.shape_cond import same_shape, same_size
 from deploy.rewriters.values import as_tensor_value
 
@@ -59,7 +56,7 @@ def grown_for(graph_for, start, stop, step, body_fn, args, accumulators, names, 
 def growth_of(start, body_fn, carried: tuple) -> dict[int, tuple[int, int]] | None:
     """{carried position: (dim, growth per iteration)} for the values one iteration changes in
     shape; None when some value changes otherwise (dtype, rank, several dims, a shrink)."""
-    new_values = _probe(start, body_fn, carried)
+    new_values = probe_iteration(start, body_fn, carried)[0]
     growth = {}
     for position, (old, new) in enumerate(zip(carried, new_values)):
         if not isinstance(new, torch.Tensor) or same_shape(old, new):
@@ -153,18 +150,3 @@ def _length(length: torch.Tensor, low: int, high) -> object:
     torch._check(size >= low)
     torch._check(size <= high)
     return size
-
-
-def _probe(start, body_fn, carried: tuple) -> list:
-    mode = torch._guards.detect_fake_mode()
-    state = operators.TRACE_STATE
-    previous = state.in_loop_body
-    state.in_loop_body = True
-    guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
-    try:
-        with guards, sites.probing():
-            index = torch.full((), start, dtype=torch.int64)
-            new_values, _ = body_fn(index, *fresh_copies(tuple(carried)))
-    finally:
-        state.in_loop_body = previous
-    return [as_tensor_value(v) for v in new_values]

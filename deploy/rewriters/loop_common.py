@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import torch
 
 from deploy.rewriters import operators, sites
@@ -95,3 +97,19 @@ def python_while(cond_fn, step, args: tuple, site_id: int) -> tuple[tuple, bool]
         sites.check_loop_limit(site_id, count)
         test = cond_fn(*args)
     return args, False
+
+
+def probe_iteration(start, body_fn, carried: tuple) -> tuple[list, list]:
+    """One iteration traced as a loop body traces it (a 0-d tensor counter, in-loop-body flag set),
+    with guards suppressed and its graph ops unlisted: (carried values, appended values) for their
+    shapes and dtypes only; the nodes are dead."""
+    mode = torch._guards.detect_fake_mode()
+    guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
+    previous = operators.set_in_loop_body(True)
+    try:
+        with guards, sites.probing():
+            index = torch.full((), start, dtype=torch.int64)
+            values, appended = body_fn(index, *operators.fresh_copies(tuple(carried)))
+    finally:
+        operators.set_in_loop_body(previous)
+    return [as_tensor_value(v) for v in values], [as_tensor_value(v) for v in appended]

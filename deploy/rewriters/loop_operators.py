@@ -38,6 +38,7 @@ from deploy.rewriters.loop_common import (
     to_tensor_predicate,
 )
 from deploy.rewriters.operators import fresh_copies
+from deploy.rewriters.selects import _where
 from deploy.rewriters.unrolled_loop import try_unrolled
 from deploy.rewriters.values import (
     StackedList,
@@ -386,9 +387,7 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
         new_values, appended = body_fn(index, *values)
         new_values = (carry[0].clone(),) if dummy else clone_all(new_values)
         if skip:
-            new_values = tuple(
-                operators._where(index < skip, old, new) for old, new in zip(carry, new_values)
-            )
+            new_values = tuple(_where(index < skip, old, new) for old, new in zip(carry, new_values))
         ys = []
         for value in appended:
             value = as_tensor_value(value)

@@ -20,8 +20,8 @@ from __future__ import annotations
 import torch
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters.operators import _where
 from deploy.rewriters.padded_select import padded_select
+from deploy.rewriters.selects import _where
 from deploy.rewriters.values import as_predicate, as_tensor_value
 
 MAX_UNROLLED = 64

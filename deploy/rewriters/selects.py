@@ -1,0 +1,65 @@
+"""Values across a cond (non-tensor outputs encoded as ints, see values.py) and the select that
+computes both branches and picks their outputs with torch.where (used inside loop bodies, where a
+cond nested in an ONNX Loop cannot be emitted, and as a fallback for conds torch refuses)."""
+
+from __future__ import annotations
+
+import torch
+from torch.utils import _pytree as pytree
+
+from deploy.rewriters.shape_cond import same_shape
+from deploy.rewriters.values import NONE_CODE, UNDEFINED_CODE, Undefined, as_tensor_value
+
+
+def _encode(value: object) -> object:
+    if isinstance(value, torch.Tensor):
+        return value.clone()  # cond outputs may not alias its inputs
+    if value is None:
+        return NONE_CODE
+    if isinstance(value, Undefined):
+        return UNDEFINED_CODE
+    if isinstance(value, bool):
+        return torch.full((), value, dtype=torch.bool)
+    if isinstance(value, float):
+        return torch.full((), value, dtype=torch.float32)
+    return value
+
+
+def _decode(value: object) -> object:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value == NONE_CODE:
+            return None
+        if value == UNDEFINED_CODE:
+            return Undefined("?")
+    return value
+
+
+def _where(pred: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    if a.dtype == torch.bool and b.dtype == torch.bool:  # onnxruntime has no Where for bool
+        return torch.logical_or(torch.logical_and(pred, a), torch.logical_and(torch.logical_not(pred), b))
+    return torch.where(pred, a, b)
+
+
+def select(pred: torch.Tensor, then_fn, else_fn):
+    """Both branches computed, outputs picked by torch.where; None when the outputs do not line up."""
+    then_out, else_out = then_fn(), else_fn()
+    then_leaves, then_spec = pytree.tree_flatten(then_out)
+    else_leaves, else_spec = pytree.tree_flatten(else_out)
+    if then_spec != else_spec:
+        return None
+    picked = []
+    for a, b in zip(then_leaves, else_leaves):
+        if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+            a, b = as_tensor_value(a), as_tensor_value(b)
+            if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or not same_shape(a, b):
+                return None
+            if a.dtype != b.dtype:
+                return None
+            picked.append(_where(pred, a, b))
+        elif a is b or (type(a) is type(b) and a == b):
+            picked.append(a)
+        elif isinstance(a, (bool, int, float)) and isinstance(b, (bool, int, float)):
+            picked.append(_where(pred, as_tensor_value(a), as_tensor_value(b)))
+        else:
+            return None
+    return pytree.tree_unflatten(picked, then_spec)
