@@ -49,15 +49,44 @@ def len_(value: object) -> object:
 
 
 def tensor(data: object, *args, **kwargs) -> torch.Tensor:
-    """``torch.tensor(number)``: while exporting, ``torch.full`` instead (torch.tensor traced inside a
-    graph op's body leaves an in-place ``detach_`` that the ONNX exporter cannot translate)."""
-    plain = isinstance(data, (bool, int, float)) and not (is_sym_int(data) or is_sym_bool(data))
-    if is_tracing() and plain and not args and set(kwargs) <= {"dtype", "device"}:
+    """``torch.tensor(number)`` or ``torch.tensor([[numbers]])``: while exporting, built from
+    ``torch.full`` scalars (torch.tensor traced inside a graph op's body is a lifted constant with an
+    in-place ``detach_``, which neither torch.onnx's decompositions nor its exporter handle)."""
+    flat, shape = _flatten_numbers(data)
+    if is_tracing() and flat is not None and not args and set(kwargs) <= {"dtype", "device"}:
         dtype = kwargs.get("dtype") or (
-            torch.bool if isinstance(data, bool) else torch.int64 if isinstance(data, int) else None
+            torch.bool
+            if all(isinstance(v, bool) for v in flat) and flat
+            else torch.get_default_dtype()
+            if any(isinstance(v, float) for v in flat)
+            else torch.int64
         )
-        return torch.full((), data, dtype=dtype or torch.get_default_dtype(), device=kwargs.get("device"))
+        device = kwargs.get("device")
+        if not shape:
+            return torch.full((), flat[0], dtype=dtype, device=device)
+        if not flat:
+            return torch.zeros(shape, dtype=dtype, device=device)
+        return torch.stack([torch.full((), v, dtype=dtype, device=device) for v in flat]).reshape(shape)
     return torch.tensor(data, *args, **kwargs)
+
+
+_MAX_LITERAL = 256
+
+
+def _flatten_numbers(data: object) -> tuple[list | None, tuple]:
+    """The numbers of a (nested, rectangular) literal and its shape; None for anything else."""
+    if isinstance(data, (bool, int, float)) and not (is_sym_int(data) or is_sym_bool(data)):
+        return [data], ()
+    if not isinstance(data, (list, tuple)) or len(data) > _MAX_LITERAL:
+        return None, ()
+    parts = [_flatten_numbers(v) for v in data]
+    if any(flat is None for flat, _ in parts) or len({shape for _, shape in parts}) > 1:
+        return None, ()
+    flat = [v for part, _ in parts for v in part]
+    inner = parts[0][1] if parts else ()
+    if len(flat) > _MAX_LITERAL:
+        return None, ()
+    return flat, (len(data), *inner)
 
 
 def item(value: object) -> object:

@@ -401,7 +401,9 @@ def _scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site.id, "for->scan")
-    if skip:
+    if skip and torch.compiler.is_dynamo_compiling():  # dynamo refuses to trace a config patch
+        stacked = [ys[skip:] for ys in stacked]
+    elif skip:
         with torch.fx.experimental._config.patch(backed_size_oblivious=True):
             stacked = [ys[skip:] for ys in stacked]
     lists = tuple(StackedList(acc, ys) for acc, ys in zip(accumulators, stacked))

@@ -18,7 +18,13 @@ from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.selects import _decode, _encode, _where, select
 from deploy.rewriters.shape_cond import bound_new_sizes, resize_layouts, same_shape, shape_cond
-from deploy.rewriters.size_branches import is_size_predicate, mark_size_predicate, tracing_branches
+from deploy.rewriters.size_branches import (
+    is_size_predicate,
+    mark_negated,
+    mark_size_predicate,
+    tracing_branches,
+)
+from deploy.rewriters.size_clamps import clamped_branches
 from deploy.rewriters.values import (
     Undefined,
     as_predicate,
@@ -75,35 +81,64 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
     if site.unsupported:
         return _guarded_cond(pred, then_fn, else_fn, site, kind)
 
-    def branch(fn):
-        return lambda: pytree.tree_map(_encode, fn())
-
     try:
-        # a branch on a dynamic size: see size_branches.py; unbacked sizes read by a branch: closures.py
-        with tracing_branches(pred), unbacked_closures_as_tensors(then_fn, else_fn):
-            result = torch.cond(as_predicate(pred), branch(then_fn), branch(else_fn), ())
+        result = _cond(pred, then_fn, else_fn)
     except NotDeployableError:
         raise
     except Exception as exc:  # torch raises many internal types here; the user needs one line
         nested = _nested_deploy_error(exc)
         if nested is not None:
             raise nested from exc
-        with tracing_branches(pred):
-            selected = _stride_fallback(exc, pred, then_fn, else_fn, site_id, kind)
-        if selected is not None:
-            return selected
-        shown = [_user_name(n) for n in names if _user_name(n)]
-        assigned = f" ({', '.join(shown)})" if shown else ""
-        raise site.error(
-            f"cannot turn this `{site.construct}` on a tensor value into torch.cond: {_friendly(exc)}. "
-            f"Both branches must leave the values used afterwards{assigned} as tensors of the same dtype, "
-            "rank and structure; give a variable assigned in only one branch a value before the `if`."
-        ) from exc
+        # a stride check torch cannot decide: a select first (same-shaped outputs stay the same shape)
+        stride = any(cause in str(exc) for cause in _STRIDE_CAUSES)
+        clamped = clamped_branches(pred, then_fn, else_fn) if is_size_predicate(pred) and not stride else None
+        if clamped is not None:
+            # a branch on a size that fails at the example's size: traced with the sizes it runs at
+            then_fn, else_fn = clamped
+            try:
+                result = _cond(pred, then_fn, else_fn)
+            except NotDeployableError:
+                raise
+            except Exception as again:
+                clamped, exc = None, again
+        if clamped is None:
+            return _fallback(exc, pred, then_fn, else_fn, site, names, kind)
     sites.mark_emitted(site_id, kind)
     if is_size_predicate(pred):
         with tracing_branches(pred):
             bound_new_sizes(result, then_fn, else_fn, _encode)
     return pytree.tree_map(_decode, result)
+
+
+def _cond(pred, then_fn, else_fn):
+    # a branch on a dynamic size: see size_branches.py; unbacked sizes read by a branch: closures.py
+    with tracing_branches(pred), unbacked_closures_as_tensors(then_fn, else_fn):
+        return torch.cond(
+            as_predicate(pred),
+            lambda: pytree.tree_map(_encode, then_fn()),
+            lambda: pytree.tree_map(_encode, else_fn()),
+            (),
+        )
+
+
+def _fallback(
+    exc: BaseException, pred, then_fn, else_fn, site: sites.Site, names: tuple[str, ...], kind: str
+):
+    """After torch.cond failed: a select or a cond over resized outputs, or the user's error."""
+    nested = _nested_deploy_error(exc)
+    if nested is not None:
+        raise nested from exc
+    with tracing_branches(pred):
+        selected = _stride_fallback(exc, pred, then_fn, else_fn, site.id, kind)
+    if selected is not None:
+        return selected
+    shown = [_user_name(n) for n in names if _user_name(n)]
+    assigned = f" ({', '.join(shown)})" if shown else ""
+    raise site.error(
+        f"cannot turn this `{site.construct}` on a tensor value into torch.cond: {_friendly(exc)}. "
+        f"Both branches must leave the values used afterwards{assigned} as tensors of the same dtype, "
+        "rank and structure; give a variable assigned in only one branch a value before the `if`."
+    ) from exc
 
 
 def _guarded_cond(pred, then_fn, else_fn, site: sites.Site, kind: str):
@@ -112,13 +147,7 @@ def _guarded_cond(pred, then_fn, else_fn, site: sites.Site, kind: str):
     fallback that would run the branches as plain Python. If torch traces the construct, dynamo
     refuses the side effect and the user gets the construct's own message."""
     try:
-        with tracing_branches(pred), unbacked_closures_as_tensors(then_fn, else_fn):
-            result = torch.cond(
-                as_predicate(pred),
-                lambda: pytree.tree_map(_encode, then_fn()),
-                lambda: pytree.tree_map(_encode, else_fn()),
-                (),
-            )
+        result = _cond(pred, then_fn, else_fn)
     except Exception as exc:  # any failure: the construct is the likely cause, and the one to name
         raise site.error(
             f"this `{site.construct}` on a tensor value cannot become torch.cond: {site.unsupported}"
@@ -327,7 +356,7 @@ def not_(value: object) -> object:
     if is_symbolic(value):
         if is_sym_bool(value):
             return torch.sym_not(value)
-        return torch.logical_not(as_predicate(value))
+        return mark_negated(torch.logical_not(as_predicate(value)), value)
     return not value
 
 
@@ -369,6 +398,10 @@ def _size_tensor(value: object) -> object:
     return value
 
 
+def _is_size(value: object) -> bool:
+    return is_sym_int(value) or (isinstance(value, int) and not isinstance(value, bool))
+
+
 def _float_tensor(value: object) -> object:
     # an unbacked float (``top = x.max().item()``) compared as a 0-d tensor: conds whose branches
     # compare it again cannot trace SymFloat arithmetic
@@ -381,8 +414,9 @@ def compare(left: object, operator: str, right: object) -> object:
     """``left <op> right`` in a test; a dynamic size operand is compared as a 0-d tensor while
     exporting, so the branch stays a cond for every size in the dynamic range (sizes 0 and 1 too)."""
     if is_tracing() and (is_sym_int(left) or is_sym_int(right)):
+        test = _COMPARE[operator](left, right) if _is_size(left) and _is_size(right) else None
         left, right = _size_tensor(left), _size_tensor(right)
-        return mark_size_predicate(_COMPARE[operator](left, right))
+        return mark_size_predicate(_COMPARE[operator](left, right), test)
     if is_tracing() and (isinstance(left, torch.SymFloat) or isinstance(right, torch.SymFloat)):
         left, right = _float_tensor(left), _float_tensor(right)
     return _COMPARE[operator](left, right)

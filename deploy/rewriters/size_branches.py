@@ -21,6 +21,8 @@ from contextlib import ExitStack, contextmanager
 
 import torch
 
+from deploy.rewriters import size_clamps
+
 
 class _State:
     trusted = False
@@ -30,10 +32,20 @@ class _State:
 STATE = _State()
 
 
-def mark_size_predicate(result: object) -> object:
-    """Tag a predicate computed from a dynamic size (see emit_cond)."""
+def mark_size_predicate(result: object, test: object = None) -> object:
+    """Tag a predicate computed from a dynamic size (see emit_cond); ``test`` is the SymBool it
+    was computed from (size_clamps.py)."""
     if isinstance(result, torch.Tensor) and not torch.compiler.is_dynamo_compiling():
         result._deploy_on_size = True
+        size_clamps.store_test(result, test)
+    return result
+
+
+def mark_negated(result: object, pred: object) -> object:
+    """``not pred`` of a size predicate is one too."""
+    if is_size_predicate(pred) and isinstance(result, torch.Tensor):
+        result._deploy_on_size = True
+        size_clamps.negate_test(result, pred)
     return result
 
 

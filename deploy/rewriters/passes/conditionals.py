@@ -47,11 +47,13 @@ def unsupported_reason(stmts: list[ast.stmt]) -> str:
         return "a branch raises; raise errors outside tensor-valued conditions (or drop the check for export)"
     if has_node(stmts, (ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal, ast.Delete)):
         return "yield/global/nonlocal/del inside a branch"
+    local = _fresh_containers(stmts)
     for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in _MUTATORS
+            and not (isinstance(node.func.value, ast.Name) and node.func.value.id in local)
         ):
             hint = (
                 "; to collect one value per step, loop with `for _ in range(max_steps)` and `break` (converted "
@@ -66,6 +68,29 @@ def unsupported_reason(stmts: list[ast.stmt]) -> str:
             if any(isinstance(t, ast.Attribute) for t in targets):
                 return "a branch assigns an attribute (`obj.x = ...`); use a local variable instead"
     return ""
+
+
+_CONTAINERS = (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set, ast.SetComp)
+
+
+def _fresh_containers(stmts: list[ast.stmt]) -> set[str]:
+    """Names that only ever hold a container these statements create (``cur = [x]``): mutating
+    them changes nothing outside, so tracing the statements once is faithful."""
+    fresh, other = set(), set()
+    for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            value = getattr(node, "value", None)
+            creates = isinstance(value, _CONTAINERS) or (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and value.func.id in {"list", "dict", "set"}
+            )
+            for target in targets:
+                for leaf in ast.walk(target) if target is not None else ():
+                    if isinstance(leaf, ast.Name):
+                        (fresh if creates and target is leaf else other).add(leaf.id)
+    return fresh - other
 
 
 class IfToCond(Pass):

@@ -98,18 +98,22 @@ def _symbolic_scalar_operands(program: Any) -> None:
 
 
 def size_exact(program: Any) -> Any:
-    """``program`` with adaptive average pools over dynamic sizes decomposed (see module docstring)
-    and full amax/amin reductions given their dims."""
+    """``program`` with adaptive average pools over dynamic sizes decomposed (see module docstring),
+    full amax/amin reductions given their dims, and the ops of linalg.py by their definitions."""
+    from deploy.runtimes.onnx.linalg import table_for
+
     _name_reduced_dims(program)
     _symbolic_scalar_operands(program)
-    if not _dynamic_adaptive_pools(program):
-        return program
-    import torch
+    table = table_for(program)
+    if _dynamic_adaptive_pools(program):
+        import torch
 
-    aten = torch.ops.aten
-    table = {
-        aten.adaptive_avg_pool1d.default: _pool1d,
-        aten.adaptive_avg_pool2d.default: _pool2d,
-        aten._adaptive_avg_pool2d.default: _pool2d,
-    }
-    return program.run_decompositions(table)
+        aten = torch.ops.aten
+        table.update(
+            {
+                aten.adaptive_avg_pool1d.default: _pool1d,
+                aten.adaptive_avg_pool2d.default: _pool2d,
+                aten._adaptive_avg_pool2d.default: _pool2d,
+            }
+        )
+    return program.run_decompositions(table) if table else program

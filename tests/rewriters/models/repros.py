@@ -90,6 +90,31 @@ class BreakInBranchLoop(nn.Module):
         return x
 
 
+
+class RowRecurrence(nn.Module):
+    """A DP over a dynamic number of rows; each row is a list built in the body (``cur = [..]``,
+    ``cur.append``) over a static width, stacked; a tensor ``break`` ends it early."""
+
+    def forward(self, cost):
+        prev = torch.zeros(cost.shape[1] + 1)
+        for i in range(cost.shape[0]):
+            cur = [prev[0] + 1.0]
+            for j in range(cost.shape[1]):
+                cur.append(cost[i, j] + torch.minimum(prev[j], torch.minimum(prev[j + 1], cur[j])))
+            prev = torch.stack(cur)
+            if prev.min() > 5.0:
+                break
+        return prev
+
+
+class LabelLiteral(nn.Module):
+    """Branches that return literal tensors (``torch.tensor([-1])``, a nested literal)."""
+
+    def forward(self, x):
+        if x.mean() > 0:
+            return torch.tensor([-1]), torch.tensor([[0.5, 1.0], [1.5, 2.0]]) * x.mean()
+        return x.argmax().view(1), torch.tensor([[1.0, 0.0], [0.0, 1.0]]) * x.std()
+
 CASES = [
     Case(
         "torch_tensor_constant_in_branch",
@@ -125,6 +150,21 @@ CASES = [
         seeded(BreakInBranchLoop),
         (torch.randn(2, 4),),
         [(torch.full((2, 4), 3.0),), (torch.full((2, 4), 0.01),), (-torch.ones(2, 4),)],
+        constructs=("if->cond",),
+    ),
+    Case(
+        "list_built_in_the_loop_body",
+        seeded(RowRecurrence),
+        (torch.rand(5, 4),),
+        [(torch.rand(1, 4),), (torch.rand(9, 4) * 3,), (torch.rand(30, 4) * 20,)],
+        ({0: torch.export.Dim("rows", min=1, max=64)},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "literal_tensors_in_branches",
+        seeded(LabelLiteral),
+        (torch.randn(6),),
+        [(torch.rand(6) + 0.1,), (-torch.rand(6) - 0.1,)],
         constructs=("if->cond",),
     ),
 ]

@@ -109,6 +109,31 @@ class TopFew(nn.Module):
         return top * 2, scores[idx].sum()
 
 
+class PadShort(nn.Module):
+    """Sequences longer than 12 cut, shorter than 4 padded with ``full((b, 4 - n))``: the padding
+    is a negative size at the example's length, where that branch never runs."""
+
+    def forward(self, ids):
+        if ids.shape[1] > 12:
+            ids = ids[:, :12]
+        elif ids.shape[1] < 4:
+            pad = torch.full((ids.shape[0], 4 - ids.shape[1]), 0, dtype=ids.dtype)
+            ids = torch.cat([ids, pad], dim=1)
+        return (ids * 3).cumsum(dim=1)
+
+
+class OneOrMany(nn.Module):
+    """``p if p.numel() > 1 else p.reshape(1)``: the reshape only holds for a batch of one."""
+
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Linear(5, 1)
+
+    def forward(self, x):
+        p = torch.sigmoid(self.head(x).squeeze(1))
+        return p if p.numel() > 1 else p.reshape(1) * 2
+
+
 def _seq(*lengths):
     g = torch.Generator().manual_seed(3)
     return [(torch.randn(2, 3, n, generator=g),) for n in lengths]
@@ -166,5 +191,21 @@ CASES = [
         [(torch.randn(2),), (-torch.rand(7) - 0.1,), (torch.randn(30),)],
         ({0: torch.export.Dim("n", min=1, max=64)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "branch_invalid_at_other_sizes",
+        seeded(PadShort),
+        (torch.randint(1, 9, (2, 7)),),
+        [(torch.randint(1, 9, (2, n)),) for n in (1, 3, 4, 12, 13, 40)],
+        ({1: torch.export.Dim("tokens", min=1, max=64)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "reshape_for_a_single_row",
+        seeded(OneOrMany),
+        (torch.randn(6, 5),),
+        [(torch.randn(1, 5),), (torch.randn(2, 5),), (torch.randn(40, 5),)],
+        ({0: torch.export.Dim("batch", min=1, max=64)},),
+        constructs=("ifexp->cond",),
     ),
 ]

@@ -1,0 +1,152 @@
+"""A branch on a dynamic size, traced with the sizes its test allows.
+
+    if n < 8:                                    # n = ids.shape[1], dynamic, 32 in the example
+        pad = torch.full((b, 8 - n), PAD_ID)     # only ever runs for n < 8
+
+torch traces both branches of a cond at the example's sizes, and ops check their sizes with the
+example's values: ``full((b, 8 - n))`` fails at n = 32 ("negative dimension"), ``prob.reshape(1)``
+under ``if prob.numel() <= 1`` fails at a batch of 16, although neither line ever runs at such
+sizes. When a cond fails this way, the branch whose test does not hold at the example reads
+*clamped* copies of the tensors (and sizes) it closes over: each dim equal to the tested size ``s``
+is cut to ``min(s, b)`` (``narrow``) or zero-padded to ``max(s, a)``, where ``[a, b]`` are the sizes
+for which the branch runs. Wherever the branch runs, ``a <= s <= b`` and the clamp changes nothing;
+while tracing, the branch sees sizes inside its range, which torch can prove things about. Nothing
+is assumed, so nothing needs checking beyond the usual verification.
+"""
+
+from __future__ import annotations
+
+import types
+
+import sympy
+import torch
+
+
+def store_test(result: torch.Tensor, test: object) -> None:
+    """Keep the SymBool a size predicate came from on the predicate tensor."""
+    if isinstance(test, torch.SymBool):
+        result._deploy_size_test = test
+
+
+def negate_test(result: torch.Tensor, pred: object) -> None:
+    test = getattr(pred, "_deploy_size_test", None)
+    if test is not None:
+        result._deploy_size_test = torch.sym_not(test)
+
+
+def clamped_branches(pred: object, then_fn, else_fn):
+    """``(then_fn, else_fn)`` with the branch whose test fails at the example's sizes reading
+    clamped values; None when the test is not on one dynamic size or nothing is clamped."""
+    test = getattr(pred, "_deploy_size_test", None)
+    node = getattr(test, "node", None)
+    if node is None or node.shape_env is None:
+        return None
+    env, expr = node.shape_env, node.expr
+    symbols = [s for s in expr.free_symbols if s in env.backed_var_to_val]
+    if len(symbols) != 1 or len(expr.free_symbols) != 1:
+        return None
+    symbol = symbols[0]
+    hint = int(env.backed_var_to_val[symbol])
+    holds = _value(expr, symbol, hint)
+    if holds is None:
+        return None
+    side = not holds  # the branch that does not run at the example's size
+    bounds = _interval(expr, symbol, side, env, hint)
+    if bounds is None:
+        return None
+    low, high = bounds
+    target = high if hint > high else low
+    fn = then_fn if side else else_fn
+    # a clamp is valid for every size (a cut to at most s, a pad by at least 0); the decisions torch
+    # takes at the example's size while making it (is the cut a no-op?) must not become guards
+    with env.suppress_guards():
+        clamped = _rebound(fn, symbol, target, {})
+    if clamped is fn:
+        return None
+    return (clamped, else_fn) if side else (then_fn, clamped)
+
+
+def _value(expr, symbol, value: int) -> bool | None:
+    result = expr.xreplace({symbol: sympy.Integer(value)})
+    return bool(result) if result in (sympy.true, sympy.false) else None
+
+
+def _interval(expr, symbol, side: bool, env, hint: int) -> tuple[int, int] | None:
+    """The smallest and largest size (among the candidates a test on constants needs) for which
+    ``expr`` is ``side``."""
+    bounds = env.var_to_range.get(symbol)
+    # torch assumes a dynamic size is at least 2 while tracing; a branch for size 1 still runs
+    low = min(_as_int(bounds.lower, 1), 1) if bounds is not None else 1
+    high = _as_int(bounds.upper, None) if bounds is not None else None
+    high = max(4 * hint, 4096) if high is None else high
+    numbers = {abs(int(a)) for a in expr.atoms(sympy.Integer)} | {1, 2}
+    candidates = {low, low + 1, high, high - 1, hint}
+    for n in numbers:
+        for m in numbers:
+            candidates.update({n // m - 1, n // m, n // m + 1, n * m - 1, n * m, n * m + 1})
+    taking = [c for c in candidates if low <= c <= high and _value(expr, symbol, c) is side]
+    if not taking:
+        return None
+    return min(taking), max(taking)
+
+
+def _as_int(value, default):
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return default
+
+
+def _clamp(value: object, symbol, target: int) -> object:
+    """``value`` with each dim (or a size) equal to ``symbol`` clamped towards ``target``."""
+    if isinstance(value, torch.SymInt):
+        if value.node.expr != symbol:
+            return value
+        return torch.sym_min(value, target) if value.node.hint > target else torch.sym_max(value, target)
+    if not isinstance(value, torch.Tensor) or isinstance(value, torch.nn.Parameter):
+        return value
+    out = value
+    for dim, size in enumerate(value.shape):
+        if not (isinstance(size, torch.SymInt) and size.node.expr == symbol):
+            continue
+        if size.node.hint > target:
+            out = out.narrow(dim, 0, torch.sym_min(size, target))
+        else:
+            extra = list(out.shape)
+            extra[dim] = torch.sym_max(size, target) - size
+            out = torch.cat([out, out.new_zeros(extra)], dim)
+    if out is not value and out._base is not None:
+        out = out.clone()  # graph ops refuse inputs that alias each other (a cut of x next to x)
+    return out
+
+
+def _rebound(value: object, symbol, target: int, memo: dict) -> object:
+    """A copy of ``value`` (a function: its closure, recursively; a tuple or list: its items)
+    reading clamped tensors and sizes; ``value`` itself when nothing in it changes."""
+    key = id(value)
+    if key in memo:
+        return memo[key]
+    memo[key] = value  # cycles: a function closing over itself
+    if isinstance(value, types.FunctionType) and value.__closure__:
+        cells = []
+        for cell in value.__closure__:
+            try:
+                contents = cell.cell_contents
+            except ValueError:  # not assigned yet
+                cells.append(cell)
+                continue
+            new = _rebound(contents, symbol, target, memo)
+            cells.append(cell if new is contents else types.CellType(new))
+        if any(a is not b for a, b in zip(cells, value.__closure__)):
+            copy = types.FunctionType(
+                value.__code__, value.__globals__, value.__name__, value.__defaults__, tuple(cells)
+            )
+            copy.__kwdefaults__ = value.__kwdefaults__
+            memo[key] = copy
+    elif isinstance(value, (tuple, list)):
+        items = [_rebound(v, symbol, target, memo) for v in value]
+        if any(a is not b for a, b in zip(items, value)):
+            memo[key] = type(value)(items) if isinstance(value, list) or type(value) is tuple else value
+    elif isinstance(value, (torch.Tensor, torch.SymInt)):
+        memo[key] = _clamp(value, symbol, target)
+    return memo[key]

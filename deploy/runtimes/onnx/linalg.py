@@ -1,0 +1,73 @@
+"""Definitions of ops torch.onnx has no translation for, written with ops it has.
+
+- ``torch.linalg.solve(A, B)`` for a small matrix of static size (n <= 16): Gauss-Jordan
+  elimination with partial pivoting (the row of largest magnitude in each column), unrolled over
+  the n columns, batched over leading dims; ``left=False`` solves ``X A = B`` as ``A^T X^T = B^T``.
+- ``torch.searchsorted(sorted, values)``: the insertion index is the number of entries below each
+  value (``<`` for the left side, ``<=`` for the right), an exact count with no search order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_SOLVE = 16
+
+
+def solve(A, B, *, left: bool = True):
+    import torch
+
+    if not left:
+        return solve(A.mT, B.mT).mT
+    n = A.shape[-1]
+    vector = B.dim() == A.dim() - 1
+    rhs = B.unsqueeze(-1) if vector else B
+    batch = torch.broadcast_shapes(A.shape[:-2], rhs.shape[:-2])
+    work = torch.cat([A.expand(*batch, n, n), rhs.expand(*batch, n, rhs.shape[-1])], -1)
+    rows = torch.arange(n, device=A.device)
+    for col in range(n):
+        pivot = work[..., col:, col].abs().argmax(-1, keepdim=True) + col  # (..., 1)
+        order = torch.where(rows == col, pivot, torch.where(rows == pivot, col, rows))
+        work = torch.gather(work, -2, order.unsqueeze(-1).expand(work.shape))
+        pivot_row = work[..., col : col + 1, :] / work[..., col : col + 1, col : col + 1]
+        work = work - work[..., :, col : col + 1] * pivot_row
+        work = torch.cat([work[..., :col, :], pivot_row, work[..., col + 1 :, :]], -2)
+    result = work[..., n:]
+    return result.squeeze(-1) if vector else result
+
+
+def searchsorted(sorted_sequence, values, *, out_int32: bool = False, right: bool = False, side=None, sorter=None):
+    import torch
+
+    if sorter is not None:
+        sorted_sequence = torch.gather(sorted_sequence, -1, sorter)
+    right = right or side == "right"
+    if sorted_sequence.dim() == 1:
+        edges, points = sorted_sequence, values.unsqueeze(-1)
+    else:
+        edges, points = sorted_sequence.unsqueeze(-2), values.unsqueeze(-1)
+    below = edges <= points if right else edges < points
+    return below.sum(-1).to(torch.int32 if out_int32 else torch.int64)
+
+
+def table_for(program: Any) -> dict:
+    """The decompositions above that ``program`` (or one of its subgraphs) needs."""
+    import torch
+
+    aten = torch.ops.aten
+    wanted = {aten.linalg_solve.default: solve, aten.searchsorted.Tensor: searchsorted}
+    found = {}
+    for module in program.graph_module.modules():
+        for node in getattr(module, "graph", None).nodes if hasattr(module, "graph") else ():
+            if node.op != "call_function" or node.target not in wanted:
+                continue
+            if node.target is aten.linalg_solve.default and not _small_static(node):
+                continue
+            found[node.target] = wanted[node.target]
+    return found
+
+
+def _small_static(node) -> bool:
+    value = node.args[0].meta.get("val")
+    size = value.shape[-1] if value is not None else None
+    return isinstance(size, int) and size <= MAX_SOLVE

@@ -1,0 +1,91 @@
+"""torch.linalg.solve and torch.searchsorted, which torch.onnx cannot translate, reach ONNX by their
+definitions (deploy.runtimes.onnx.linalg) and match eager."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+import torch
+from torch.export import Dim
+
+from deploy.runtimes.onnx.emit import build_onnx
+from deploy.runtimes.onnx.linalg import searchsorted, solve
+
+
+def _session(program) -> ort.InferenceSession:
+    model = build_onnx(program, run_onnxsim=False).model
+    return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+
+
+@pytest.mark.parametrize(
+    "a_shape, b_shape, left",
+    [
+        ((3, 3), (3,), True),
+        ((2, 2), (2, 4), True),
+        ((5, 4, 4), (5, 4, 1), True),
+        ((4, 4), (3, 4, 2), True),
+        ((3, 3), (2, 3), False),
+    ],
+)
+def test_solve_matches_torch(a_shape, b_shape, left):
+    g = torch.Generator().manual_seed(0)
+    a = torch.randn(a_shape, generator=g) + 3 * torch.eye(a_shape[-1])
+    b = torch.randn(b_shape, generator=g)
+    torch.testing.assert_close(
+        solve(a, b, left=left), torch.linalg.solve(a, b, left=left), rtol=1e-5, atol=1e-5
+    )
+
+
+def test_solve_pivots_on_a_zero_leading_entry():
+    a = torch.tensor([[0.0, 2.0, 1.0], [1.0, 1.0, 0.0], [3.0, 0.0, 1.0]])
+    b = torch.tensor([1.0, 2.0, 3.0])
+    torch.testing.assert_close(solve(a, b), torch.linalg.solve(a, b))
+
+
+@pytest.mark.parametrize("right", [False, True])
+def test_searchsorted_matches_torch_with_ties(right):
+    edges = torch.tensor([0.0, 0.5, 0.5, 1.0, 2.0])
+    values = torch.tensor([[-1.0, 0.5, 0.7], [1.0, 2.0, 3.0]])
+    assert torch.equal(
+        searchsorted(edges, values, right=right), torch.searchsorted(edges, values, right=right)
+    )
+    rows = torch.sort(torch.randn(3, 8, generator=torch.Generator().manual_seed(1))).values
+    points = torch.randn(3, 5, generator=torch.Generator().manual_seed(2))
+    assert torch.equal(
+        searchsorted(rows, points, side="right" if right else "left"),
+        torch.searchsorted(rows, points, right=right),
+    )
+
+
+class Resample(torch.nn.Module):
+    """A damped least-squares step and a systematic resampling index: both ops at once."""
+
+    def forward(self, jac, err, weights, positions):
+        step = jac.T @ torch.linalg.solve(jac @ jac.T + 0.01 * torch.eye(2), err)
+        cdf = torch.cumsum(weights, 0)
+        return step, torch.searchsorted(cdf, positions).clamp(max=weights.shape[0] - 1)
+
+
+def test_programs_with_solve_and_searchsorted_translate_and_match():
+    g = torch.Generator().manual_seed(3)
+    example = (
+        torch.randn(2, 3, generator=g),
+        torch.randn(2, generator=g),
+        torch.rand(6, generator=g),
+        torch.rand(4, generator=g),
+    )
+    dynamic = (None, None, {0: Dim("particles", min=2, max=64)}, {0: Dim("draws", min=1, max=64)})
+    session = _session(torch.export.export(Resample(), example, dynamic_shapes=dynamic))
+    for n, k in ((6, 4), (30, 9), (2, 1)):
+        inputs = (
+            torch.randn(2, 3, generator=g),
+            torch.randn(2, generator=g),
+            torch.rand(n, generator=g),
+            torch.rand(k, generator=g) * n / 2,
+        )
+        inputs[2].div_(inputs[2].sum())
+        expected = Resample()(*inputs)
+        got = session.run(None, {i.name: x.numpy() for i, x in zip(session.get_inputs(), inputs)})
+        np.testing.assert_allclose(got[0], expected[0].numpy(), rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(got[1], expected[1].numpy())
