@@ -17,7 +17,7 @@ from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.selects import _decode, _encode, _where, select
-from deploy.rewriters.shape_cond import bound_new_sizes, resize_layouts, same_shape, shape_cond
+from deploy.rewriters.shape_cond import bound_new_sizes, check_bounds, resize_layouts, same_shape, shape_cond
 from deploy.rewriters.size_branches import (
     is_size_predicate,
     mark_negated,
@@ -310,11 +310,33 @@ def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
             if selected is not None:
                 sites.mark_emitted(site_id, "ifexp->where")
                 return selected
+        chosen = _size_choice(pred, then_thunk, else_thunk)
+        if chosen is not None:
+            return chosen
         return emit_cond(pred, then_thunk, else_thunk, site_id, (), "ifexp->cond")
     taken = bool(pred)
     if not is_tracing():
         sites.record_branch(site_id, "then" if taken else "else", isinstance(pred, torch.Tensor))
     return then_thunk() if taken else else_thunk()
+
+
+def _size_choice(pred: object, then_thunk, else_thunk):
+    """``k if n >= k else n`` on sizes: a symbolic if-then-else of the two sizes (a graph op cannot
+    return a Python int); None when the test or either value is not a size."""
+    test = getattr(pred, "_deploy_size_test", None) if is_size_predicate(pred) else None
+    if test is None:
+        return None
+    chosen = then_thunk()
+    if not (is_sym_int(chosen) or type(chosen) is int):
+        return None
+    other = else_thunk()
+    if not (is_sym_int(other) or type(other) is int):
+        return None
+    if is_sym_int(chosen) and is_sym_int(other):
+        return torch.sym_ite(test, chosen, other)
+    picked = torch.where(as_predicate(pred), as_tensor_value(chosen), as_tensor_value(other)).item()
+    check_bounds(picked, chosen, other)
+    return picked
 
 
 def _bool_tensor(value: object) -> torch.Tensor:

@@ -27,7 +27,7 @@ from deploy.rewriters.operators import (
     python_true,
 )
 from deploy.rewriters.subscripts import getitem, setitem, span
-from deploy.rewriters.values import Undefined, cat, stack
+from deploy.rewriters.values import Undefined, cat, compact, stack
 
 __all__ = [
     "Undefined",
@@ -36,6 +36,7 @@ __all__ = [
     "call",
     "cat",
     "compare",
+    "compact",
     "float_",
     "float_item",
     "for_range",

@@ -72,10 +72,12 @@ def bound_new_sizes(result, then_fn, else_fn, encode) -> None:
     resizing = resize_layouts(then_fn, else_fn, encode)
     if resizing is None:
         return
+    same: dict = {}
     for (i, d), pair in resizing.sizes.items():
         size = leaves[i].shape[d]
         if free_unbacked_symbols(size):
             check_bounds(size, *pair)
+            _unify(same, pair, size)
 
 
 def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: Resizing):
@@ -101,7 +103,7 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
         return run
 
     flat = list(torch.cond(pred, packed(then_fn), packed(else_fn), ()))
-    leaves = []
+    leaves, same = [], {}
     for i, layout in enumerate(layouts):
         data = flat.pop(0)
         if layout is None:
@@ -113,11 +115,21 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
             if size is None:
                 size = reported[k].item()
                 check_bounds(size, *resizing.sizes[(i, d)])
+                _unify(same, resizing.sizes[(i, d)], size)
                 k += 1
             shape.append(size)
         torch._check(data.shape[0] == math.prod(shape))
         leaves.append(data.reshape(shape))
     return pytree.tree_map(decode, pytree.tree_unflatten(leaves, resizing.spec))
+
+
+def _unify(same: dict, pair: tuple, size) -> None:
+    """Outputs whose sizes agree on both paths (scores and rows cut by one top-k) get one size."""
+    key = tuple(v.node.expr if isinstance(v, torch.SymInt) else v for v in pair)
+    if key in same:
+        torch._check(size == same[key])
+    else:
+        same[key] = size
 
 
 def same_shape(a: torch.Tensor, b: torch.Tensor) -> bool:

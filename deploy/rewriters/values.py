@@ -160,3 +160,20 @@ def cat(tensors, dim: int = 0, *, out=None):
         parts = [*tensors.prefix, merged, *tensors.suffix]
         return merged if len(parts) == 1 else torch.cat(parts, dim)
     return torch.cat(tensors, dim) if out is None else torch.cat(tensors, dim, out=out)
+
+
+def compact(values, kept):
+    """The values a loop appended on the iterations that appended (``kept`` holds one flag per
+    iteration; see passes/continues.py): a StackedList with a data-dependent number of rows when the
+    loop became a graph op, a plain list otherwise."""
+    if isinstance(values, StackedList):
+        flags = kept.stacked if isinstance(kept, StackedList) else torch.stack([torch.as_tensor(k) for k in kept])
+        return StackedList(values.prefix, values.stacked[flags.bool()], values.suffix)
+    first = len(values) - len(kept)
+    rows = list(zip(values[first:], kept))
+    if not any(isinstance(k, torch.Tensor) for _, k in rows):
+        return values[:first] + [v for v, k in rows if k]
+    rows = [(v, k) for v, k in rows if isinstance(k, torch.Tensor) or k]
+    stacked = torch.stack([torch.as_tensor(v) for v, _ in rows])
+    flags = torch.stack([torch.as_tensor(k, dtype=torch.bool) for _, k in rows])
+    return StackedList(values[:first], stacked[flags])

@@ -53,14 +53,36 @@ def interpreter_error(data: bytes) -> str | None:
     """None when LiteRT's interpreter (built-in kernels only) can load and allocate ``data``."""
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
-    try:
-        interpreter = Interpreter(
-            model_content=data, experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES
-        )
-        interpreter.allocate_tensors()
-        return None
-    except Exception as exc:  # ValueError/RuntimeError with the interpreter's log text
-        return str(exc).strip() or type(exc).__name__
+    first = None
+    # dynamic dims default to 1, where a 3x3 convolution without padding cannot prepare: the model
+    # is also tried with its dynamic dims at a typical size before an op is called unpreparable
+    for size in (None, 32, 128):
+        try:
+            interpreter = Interpreter(
+                model_content=data,
+                experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES,
+            )
+            if size is not None:
+                if not _resize_dynamic_inputs(interpreter, size):
+                    break
+            interpreter.allocate_tensors()
+            return None
+        except Exception as exc:  # ValueError/RuntimeError with the interpreter's log text
+            first = first or (str(exc).strip() or type(exc).__name__)
+    return first
+
+
+def _resize_dynamic_inputs(interpreter, size: int) -> bool:
+    """Give every dynamic input dim ``size``; False when no input has one."""
+    resized = False
+    for detail in interpreter.get_input_details():
+        signature = detail.get("shape_signature")
+        if signature is None or not any(int(d) < 0 for d in signature):
+            continue
+        shape = [size if int(d) < 0 else int(d) for d in signature]
+        interpreter.resize_tensor_input(detail["index"], shape, strict=False)
+        resized = True
+    return resized
 
 
 def resolver_occurrences(data: bytes, where_of: dict | None = None) -> list[Occurrence]:
@@ -76,7 +98,14 @@ def resolver_occurrences(data: bytes, where_of: dict | None = None) -> list[Occu
         missing.update(pattern.findall(error or ""))
     failed = {}
     for m in _PREPARE.finditer(error or ""):
-        failed[int(m.group(2))] = m.group(1).split(" ", 1)[-1].strip() or "its kernel failed to prepare"
+        # "Node number N (OP)" counts within the subgraph that failed: the first op of that name
+        # and index, searched from the main graph into the IF/WHILE bodies
+        index, name = int(m.group(2)), m.group(3)
+        owner = next((op for op in graph.ops if op.index == index and op.name == name), None)
+        if owner is not None and (owner.subgraph, index) not in failed:
+            failed[(owner.subgraph, index)] = (
+                m.group(1).split(" ", 1)[-1].strip() or "its kernel failed to prepare"
+            )
     found = []
     for op in graph.ops:
         name = op.name.removeprefix("CUSTOM:")
@@ -85,8 +114,8 @@ def resolver_occurrences(data: bytes, where_of: dict | None = None) -> list[Occu
             reason = (
                 f"LiteRT has no kernel for {op.name} (a custom op must be registered with the interpreter)"
             )
-        elif op.subgraph == 0 and op.index in failed:
-            reason = f"LiteRT cannot prepare it: {failed[op.index]}"
+        elif (op.subgraph, op.index) in failed:
+            reason = f"LiteRT cannot prepare it: {failed[(op.subgraph, op.index)]}"
         found.append(Occurrence(op.name, not reason, reason, where_of.get((op.subgraph, op.index))))
     if error and not missing and not failed:
         found.append(

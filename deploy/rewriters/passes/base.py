@@ -186,6 +186,7 @@ def resolve_unbound_reads(func: ast.FunctionDef, outer: set[str]) -> None:
     def walk(node: ast.AST, visible: set[str]) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             visible = visible | _bound_in(node)
+            node.body = _unbound_at_top(node)
         for field_name in BLOCK_FIELDS:
             block = getattr(node, field_name, None)
             if isinstance(block, list):
@@ -202,6 +203,29 @@ def resolve_unbound_reads(func: ast.FunctionDef, outer: set[str]) -> None:
         return ast.fix_missing_locations(ast.copy_location(assign, stmt))
 
     walk(func, set())
+
+
+def _unbound_at_top(func: ast.FunctionDef) -> list[ast.stmt]:
+    """In the top-level statements of ``func``: a generated read of a name local to ``func`` (not a
+    parameter) that no earlier statement assigns is certainly unbound (a loop body function reading a
+    variable its first branch assigns), so it becomes ``v = Undefined(name)``."""
+    from deploy.rewriters.analysis import assigned_names
+
+    args = func.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
+    local = _bound_in(func) - params
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(func)):
+        return func.body
+    assigned: set[str] = set(params)
+    body = []
+    for stmt in func.body:
+        load = getattr(stmt, "_deploy_safe_load", None)
+        if load is not None and load[1] in local and load[1] not in assigned:
+            assign = ast.Assign([name(load[0], True)], call(rt("Undefined"), constant(load[1])))
+            stmt = ast.fix_missing_locations(ast.copy_location(assign, stmt))
+        assigned |= assigned_names([stmt])
+        body.append(stmt)
+    return body
 
 
 def annotate(func: ast.FunctionDef) -> None:

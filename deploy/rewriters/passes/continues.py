@@ -13,9 +13,13 @@ Every path through the body appends exactly one value, but an append inside a co
 is a mutation a graph op cannot make. The body runs inside a one-iteration loop where `continue`
 becomes `break` (BreakContinueToFlags turns it into a flag and conds, as for any loop that stays
 Python), each append becomes an assignment of one variable, and the one append after it is the
-loop's accumulator (a scan output). Loops with a `break`, or where some path appends twice or not
-at all, are left alone. Without a `continue`, a body whose `if`/`else` branches each append once
-gets the same treatment minus the one-iteration loop.
+loop's accumulator (a scan output). Loops with a `break`, or where some path appends twice, are
+left alone. Without a `continue`, a body whose `if`/`else` branches each append once gets the same
+treatment minus the one-iteration loop.
+
+Where some paths append and others do not (``if hits >= k: detections.append(d)``), each iteration
+also records whether it appended (``_deploy_kept``, a second accumulator), and after the loop
+``_deploy_rt.compact`` keeps the appended values only: a data-dependent number of rows.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name
+from deploy.rewriters.passes.base import rt as _runtime
 from deploy.rewriters.passes.breaks import is_range_loop
 
 
@@ -56,6 +61,8 @@ def _paths(stmts: list[ast.stmt], target: str) -> set[tuple[int, str]] | None:
             if None in branches:
                 return None
             paths = done | {(n + m, end) for n, _ in ongoing for m, end in branches[0] | branches[1]}
+        elif isinstance(stmt, (ast.For, ast.While)) and not _touches(stmt, target):
+            continue  # a nested loop (over a ModuleList, ...) that leaves the list alone
         elif isinstance(
             stmt, (ast.Break, ast.For, ast.While, ast.Try, ast.With, ast.FunctionDef, ast.Return)
         ):
@@ -69,16 +76,24 @@ def _paths(stmts: list[ast.stmt], target: str) -> set[tuple[int, str]] | None:
     return paths
 
 
-def _rewrite_body(stmts: list[ast.stmt], target: str, temp: str) -> list[ast.stmt]:
+def _touches(stmt: ast.stmt, target: str) -> bool:
+    """Whether ``stmt`` reads or changes ``target`` or returns."""
+    return any(isinstance(n, ast.Return) or (isinstance(n, ast.Name) and n.id == target) for n in ast.walk(stmt))
+
+
+def _rewrite_body(stmts: list[ast.stmt], target: str, temp: str, flag: str | None) -> list[ast.stmt]:
     out = []
     for stmt in stmts:
         if isinstance(stmt, ast.Continue):
             out.append(ast.copy_location(ast.Break(), stmt))
         elif _append_of(stmt) == target:
             out.append(ast.copy_location(ast.Assign([name(temp, True)], stmt.value.args[0]), stmt))
+            if flag is not None:
+                kept = ast.Assign([name(flag, True)], ast.Constant(True))
+                out.append(ast.fix_missing_locations(ast.copy_location(kept, stmt)))
         elif isinstance(stmt, ast.If):
-            stmt.body = _rewrite_body(stmt.body, target, temp)
-            stmt.orelse = _rewrite_body(stmt.orelse, target, temp)
+            stmt.body = _rewrite_body(stmt.body, target, temp, flag)
+            stmt.orelse = _rewrite_body(stmt.orelse, target, temp, flag)
             out.append(stmt)
         else:
             out.append(stmt)
@@ -101,19 +116,22 @@ class OneAppendPerIteration(Pass):
         in_branches = any(_append_of(s) for s in _own_statements(loop.body) if s not in loop.body)
         if loop.orelse or not (has_continue or in_branches) or not targets:
             return None
-        for target in targets:  # each list: one append on every path (`states`, `rejected`, ...)
+        masked = {}
+        for target in targets:  # each list: at most one append on every path (`states`, `rejected`, ...)
             paths = _paths(loop.body, target)
-            if paths is None or any(n != 1 for n, _ in paths):
+            if paths is None or any(n > 1 for n, _ in paths):
                 return None
+            if any(n == 0 for n, _ in paths):
+                masked[target] = ctx.fresh("kept")
         temps = {target: ctx.fresh("appended") for target in sorted(targets)}
         body = loop.body
         for target, temp in temps.items():
-            body = _rewrite_body(body, target, temp)
-        if not has_continue:  # the temps have a value before the `if` that assigns them on every path
-            added = [ast.Assign([name(temp, True)], ast.Constant(None)) for temp in temps.values()]
-            body = added + body
-        else:
-            body = added = [
+            body = _rewrite_body(body, target, temp, masked.get(target))
+        # the temps (and flags) have a value before the statements that may assign them
+        inits = [ast.Assign([name(temp, True)], ast.Constant(None)) for temp in temps.values()]
+        inits += [ast.Assign([name(flag, True)], ast.Constant(False)) for flag in masked.values()]
+        if has_continue:
+            body = [
                 ast.For(
                     target=name(ctx.fresh("once"), True),
                     iter=call(name("range"), ast.Constant(1)),
@@ -121,15 +139,23 @@ class OneAppendPerIteration(Pass):
                     orelse=[],
                 )
             ]
-        appends = [
-            ast.Expr(call(ast.Attribute(value=name(target), attr="append", ctx=ast.Load()), name(temp)))
-            for target, temp in temps.items()
+        appends = [_append(target, temp) for target, temp in temps.items()]
+        masks = {target: ctx.fresh("masks") for target in masked}
+        appends += [_append(masks[target], flag) for target, flag in masked.items()]
+        before = [ast.Assign([name(m, True)], ast.List([], ast.Load())) for m in masks.values()]
+        after = [
+            ast.Assign([name(target, True)], call(_runtime("compact"), name(target), name(m)))
+            for target, m in masks.items()
         ]
-        for stmt in (*added, *appends):
+        for stmt in (*inits, *appends, *before, *after):
             ast.copy_location(stmt, loop.body[0])
             ast.fix_missing_locations(stmt)
-        loop.body = [*body, *appends]
-        return None
+        loop.body = [*inits, *body, *appends]
+        return [*before, loop, *after] if masks else None
+
+
+def _append(target: str, value: str) -> ast.stmt:
+    return ast.Expr(call(ast.Attribute(value=name(target), attr="append", ctx=ast.Load()), name(value)))
 
 
 def _own_statements(stmts: list[ast.stmt]):

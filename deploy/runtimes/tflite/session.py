@@ -23,12 +23,23 @@ class TfliteSession:
 
         try:
             self._interpreter = Interpreter(model_path=str(path), num_threads=threads)
-            self._interpreter.allocate_tensors()
         except Exception as exc:  # the interpreter raises RuntimeError/ValueError with long texts
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise InputError(f"ai-edge-litert cannot load this model: {first}", file=str(path)) from exc
-        self.path = path
+            raise InputError(
+                f"ai-edge-litert cannot load this model: {_first_line(exc)}", file=str(path)
+            ) from exc
         self._inputs = self._interpreter.get_input_details()
+        self._allocated = False
+        try:
+            self._interpreter.allocate_tensors()
+            self._allocated = True
+        except Exception as exc:
+            # dynamic dims default to 1, where a 3x3 convolution without padding cannot prepare:
+            # such a model is allocated by ``run``, at the sizes it is given
+            if not any(int(d) < 0 for i in self._inputs for d in i.get("shape_signature", ())):
+                raise InputError(
+                    f"ai-edge-litert cannot load this model: {_first_line(exc)}", file=str(path)
+                ) from exc
+        self.path = path
         self._outputs = self._interpreter.get_output_details()
         self.input_specs = [self._spec(d) for d in self._inputs]
         self.output_specs = [self._spec(d) for d in self._outputs]
@@ -55,12 +66,33 @@ class TfliteSession:
                 self._interpreter.resize_tensor_input(detail["index"], list(array.shape), strict=False)
                 self._shapes[i] = tuple(array.shape)
                 resized = True
-        if resized:
+        if resized or not self._allocated:
             self._interpreter.allocate_tensors()
+            self._allocated = True
         for array, detail in zip(arrays, self._inputs):
             self._interpreter.set_tensor(detail["index"], array)
         self._interpreter.invoke()
-        return [self._interpreter.get_tensor(d["index"]).copy() for d in self._outputs]
+        return [self._output(d) for d in self._outputs]
+
+    def _output(self, detail: dict) -> np.ndarray:
+        # the interpreter refuses to hand out a tensor with no elements (0 rows kept by a filter)
+        try:
+            return self._interpreter.get_tensor(detail["index"]).copy()
+        except ValueError:
+            shape = self._current_shape(detail)
+            if shape is None or 0 not in shape:
+                raise
+            return np.zeros(shape, dtype=detail["dtype"])
+
+    def _current_shape(self, detail: dict) -> tuple[int, ...] | None:
+        for current in self._interpreter.get_output_details():
+            if current["index"] == detail["index"]:
+                return tuple(int(d) for d in current["shape"])
+        return None
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 def load(path: str | Path, threads: int | None = None, **_: object) -> TfliteSession:

@@ -28,6 +28,26 @@ class GreedyDecoder(nn.Module):
         return torch.stack(tokens, 1)
 
 
+class PeakPicker(nn.Module):
+    """Detections collected only on some frames (``if ...: found.append(row)``) with a cooldown
+    counter and a `continue`: the number of rows depends on the data, zero rows included."""
+
+    def forward(self, scores):
+        found = []
+        cooldown = 0
+        for t in range(scores.shape[0]):
+            if cooldown > 0:
+                cooldown -= 1
+                continue
+            best = scores[t].max()
+            if best > 0.8 and scores[t, 0] < 0.5:
+                found.append(torch.stack([torch.full((), float(t)) * 1.0, best]))
+                cooldown = 2
+        if len(found) == 0:
+            return torch.zeros(0, 2)
+        return torch.stack(found)
+
+
 def _inputs_of_lengths(lengths: tuple[int, ...]) -> list[tuple]:
     """Hidden states that make the seeded decoder stop after each of ``lengths`` tokens."""
     model, generator, found = seeded(GreedyDecoder)(), torch.Generator().manual_seed(1), {}
@@ -47,5 +67,17 @@ CASES = [
         (torch.randn(1, 8),),
         _inputs_of_lengths((1, 3, 5, 7)),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "filtered_appends_data_dependent_rows",
+        seeded(PeakPicker),
+        (torch.rand(12, 3),),
+        [
+            (torch.rand(5, 3) * 0.5,),
+            (torch.rand(20, 3),),
+            (torch.rand(40, 3) + torch.tensor([0.0, 0.5, 0.5]),),
+        ],
+        ({0: torch.export.Dim("frames", min=2, max=64)},),
+        constructs=("for->scan",),
     ),
 ]
