@@ -167,7 +167,9 @@ def compact(values, kept):
     iteration; see passes/continues.py): a StackedList with a data-dependent number of rows when the
     loop became a graph op, a plain list otherwise."""
     if isinstance(values, StackedList):
-        flags = kept.stacked if isinstance(kept, StackedList) else torch.stack([torch.as_tensor(k) for k in kept])
+        flags = (
+            kept.stacked if isinstance(kept, StackedList) else torch.stack([torch.as_tensor(k) for k in kept])
+        )
         return StackedList(values.prefix, values.stacked[flags.bool()], values.suffix)
     first = len(values) - len(kept)
     rows = list(zip(values[first:], kept))

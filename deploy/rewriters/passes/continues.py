@@ -78,7 +78,9 @@ def _paths(stmts: list[ast.stmt], target: str) -> set[tuple[int, str]] | None:
 
 def _touches(stmt: ast.stmt, target: str) -> bool:
     """Whether ``stmt`` reads or changes ``target`` or returns."""
-    return any(isinstance(n, ast.Return) or (isinstance(n, ast.Name) and n.id == target) for n in ast.walk(stmt))
+    return any(
+        isinstance(n, ast.Return) or (isinstance(n, ast.Name) and n.id == target) for n in ast.walk(stmt)
+    )
 
 
 def _rewrite_body(stmts: list[ast.stmt], target: str, temp: str, flag: str | None) -> list[ast.stmt]:

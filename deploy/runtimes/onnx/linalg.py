@@ -36,7 +36,9 @@ def solve(A, B, *, left: bool = True):
     return result.squeeze(-1) if vector else result
 
 
-def searchsorted(sorted_sequence, values, *, out_int32: bool = False, right: bool = False, side=None, sorter=None):
+def searchsorted(
+    sorted_sequence, values, *, out_int32: bool = False, right: bool = False, side=None, sorter=None
+):
     import torch
 
     if sorter is not None:

@@ -90,7 +90,6 @@ class BreakInBranchLoop(nn.Module):
         return x
 
 
-
 class RowRecurrence(nn.Module):
     """A DP over a dynamic number of rows; each row is a list built in the body (``cur = [..]``,
     ``cur.append``) over a static width, stacked; a tensor ``break`` ends it early."""
@@ -114,6 +113,7 @@ class LabelLiteral(nn.Module):
         if x.mean() > 0:
             return torch.tensor([-1]), torch.tensor([[0.5, 1.0], [1.5, 2.0]]) * x.mean()
         return x.argmax().view(1), torch.tensor([[1.0, 0.0], [0.0, 1.0]]) * x.std()
+
 
 CASES = [
     Case(
