@@ -54,28 +54,48 @@ def tensor(data: object, *args, **kwargs) -> torch.Tensor:
     in-place ``detach_``, which neither torch.onnx's decompositions nor its exporter handle)."""
     flat, shape = _flatten_numbers(data)
     if is_tracing() and flat is not None and not args and set(kwargs) <= {"dtype", "device"}:
-        dtype = kwargs.get("dtype") or (
-            torch.bool
-            if all(isinstance(v, bool) for v in flat) and flat
-            else torch.get_default_dtype()
-            if any(isinstance(v, float) for v in flat)
-            else torch.int64
-        )
+        dtype = kwargs.get("dtype") or _literal_dtype(flat)
         device = kwargs.get("device")
-        if not shape:
-            return torch.full((), flat[0], dtype=dtype, device=device)
         if not flat:
             return torch.zeros(shape, dtype=dtype, device=device)
-        return torch.stack([torch.full((), v, dtype=dtype, device=device) for v in flat]).reshape(shape)
+        scalars = [_scalar(v, dtype, device) for v in flat]
+        return scalars[0] if not shape else torch.stack(scalars).reshape(shape)
     return torch.tensor(data, *args, **kwargs)
 
 
 _MAX_LITERAL = 256
 
 
+def _literal_dtype(flat: list) -> torch.dtype:
+    """What torch.tensor infers: bool, int64, or the default float (a float tensor's own dtype)."""
+    kinds = [v.dtype if isinstance(v, torch.Tensor) else type(v) for v in flat]
+    floats = [k for k in kinds if k is float or (isinstance(k, torch.dtype) and k.is_floating_point)]
+    if floats:
+        tensor_floats = [k for k in floats if isinstance(k, torch.dtype)]
+        return (
+            tensor_floats[0]
+            if tensor_floats and len(tensor_floats) == len(floats)
+            else torch.get_default_dtype()
+        )
+    if flat and all(k is bool or k == torch.bool for k in kinds):
+        return torch.bool
+    return torch.int64
+
+
+def _scalar(value, dtype: torch.dtype, device) -> torch.Tensor:
+    if isinstance(value, torch.Tensor):
+        return value.to(dtype)
+    if is_sym_int(value):
+        return (torch.full((), 1, dtype=torch.int64, device=device) * value).to(dtype)
+    return torch.full((), value, dtype=dtype, device=device)
+
+
 def _flatten_numbers(data: object) -> tuple[list | None, tuple]:
-    """The numbers of a (nested, rectangular) literal and its shape; None for anything else."""
+    """The numbers of a (nested, rectangular) literal and its shape; None for anything else. While
+    exporting, 0-d tensors and symbolic sizes count as numbers (``[start * w, t]`` in a loop)."""
     if isinstance(data, (bool, int, float)) and not (is_sym_int(data) or is_sym_bool(data)):
+        return [data], ()
+    if is_tracing() and (is_sym_int(data) or (isinstance(data, torch.Tensor) and data.dim() == 0)):
         return [data], ()
     if not isinstance(data, (list, tuple)) or len(data) > _MAX_LITERAL:
         return None, ()

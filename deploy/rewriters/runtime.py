@@ -27,11 +27,12 @@ from deploy.rewriters.operators import (
     python_true,
 )
 from deploy.rewriters.subscripts import getitem, setitem, span
-from deploy.rewriters.values import Undefined, cat, compact, stack
+from deploy.rewriters.values import Undefined, append_if, cat, compact, stack
 
 __all__ = [
     "Undefined",
     "and_",
+    "append_if",
     "bool_",
     "call",
     "cat",

@@ -24,6 +24,7 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statica
 from torch.utils import _pytree as pytree
 
 from deploy.rewriters import sites
+from deploy.rewriters.values import is_sym_int
 
 
 @dataclass
@@ -138,7 +139,8 @@ def same_shape(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 
 def same_size(a, b) -> bool:
-    if isinstance(a, int) and isinstance(b, int):
+    # inside a body dynamo traces a symbolic size poses as an int: ``a == b`` would be a guard
+    if isinstance(a, int) and isinstance(b, int) and not (is_sym_int(a) or is_sym_int(b)):
         return a == b
     return statically_known_true(a == b)
 

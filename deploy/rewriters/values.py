@@ -179,3 +179,21 @@ def compact(values, kept):
     stacked = torch.stack([torch.as_tensor(v) for v, _ in rows])
     flags = torch.stack([torch.as_tensor(k, dtype=torch.bool) for _, k in rows])
     return StackedList(values[:first], stacked[flags])
+
+
+def append_if(values, test, thunk):
+    """``if test: values.append(thunk())`` (passes/appends.py): plain Python on a Python test; on a
+    tensor test while exporting, a StackedList whose last row is kept only where ``test`` holds."""
+    if not (is_tracing() and is_symbolic(test)):
+        if test:
+            values.append(thunk())
+        return values
+    value = torch.as_tensor(thunk())
+    if isinstance(values, StackedList):
+        rows = values.stacked_with_prefix()
+    elif values:
+        rows = torch.stack([torch.as_tensor(v) for v in values])
+    else:
+        rows = value.new_zeros((0, *value.shape))
+    keep = torch.cat([torch.ones(rows.shape[0], dtype=torch.bool), torch.as_tensor(test).reshape(1).bool()])
+    return StackedList([], torch.cat([rows, value.unsqueeze(0)])[keep])

@@ -1,5 +1,6 @@
 """The chain of AST passes, in the order they run. Each is one small unit (see its docstring)."""
 
+from deploy.rewriters.passes.appends import ConditionalAppends
 from deploy.rewriters.passes.base import Context, Pass, annotate
 from deploy.rewriters.passes.breaks import BreakContinueToFlags
 from deploy.rewriters.passes.calls import CallTreeCalls
@@ -18,6 +19,7 @@ STRUCTURAL: list[Pass] = [
     UnbindLoopsToRange(),
     AnnotateCounterBounds(),
     OneAppendPerIteration(),
+    ConditionalAppends(),
     ReturnsInLoopsToFlags(),
     ReturnToElse(),
     BreakContinueToFlags(),

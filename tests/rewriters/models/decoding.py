@@ -48,6 +48,29 @@ class PeakPicker(nn.Module):
         return torch.stack(found)
 
 
+class Segments(nn.Module):
+    """Runs of high energy as [start, end] rows: a state machine over a dynamic number of windows
+    (``torch.tensor([start, w])`` of loop values, appended on some iterations), then a conditional
+    append after the loop for a run still open at the end, and no rows at all when nothing fires."""
+
+    def forward(self, energy):
+        segments = []
+        start = -1
+        for w in range(energy.shape[0]):
+            if energy[w] < 0.5:
+                if start >= 0:
+                    segments.append(torch.tensor([start, w], dtype=torch.float32))
+                    start = -1
+                continue
+            if start < 0:
+                start = w
+        if start >= 0:
+            segments.append(torch.tensor([start, energy.shape[0]], dtype=torch.float32))
+        if len(segments) == 0:
+            return torch.zeros(0, 2)
+        return torch.stack(segments)
+
+
 def _inputs_of_lengths(lengths: tuple[int, ...]) -> list[tuple]:
     """Hidden states that make the seeded decoder stop after each of ``lengths`` tokens."""
     model, generator, found = seeded(GreedyDecoder)(), torch.Generator().manual_seed(1), {}
@@ -78,6 +101,18 @@ CASES = [
             (torch.rand(40, 3) + torch.tensor([0.0, 0.5, 0.5]),),
         ],
         ({0: torch.export.Dim("frames", min=2, max=64)},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "segments_open_at_the_end",
+        seeded(Segments),
+        (torch.tensor([0.1, 0.9, 0.8, 0.2, 0.1, 0.7, 0.1, 0.1]),),
+        [
+            (torch.full((5,), 0.1),),
+            (torch.tensor([0.9, 0.9, 0.1, 0.6, 0.7]),),
+            (torch.rand(40, generator=torch.Generator().manual_seed(4)),),
+        ],
+        ({0: torch.export.Dim("windows", min=2, max=64)},),
         constructs=("for->scan",),
     ),
 ]

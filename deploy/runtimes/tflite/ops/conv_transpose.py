@@ -12,6 +12,7 @@ from ai_edge_litert import schema_py_generated as schema
 
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
+from deploy.runtimes.tflite.ops import conv_transpose_dynamic as dynamic
 from deploy.runtimes.tflite.ops._common import attr, elementwise_values, out_shape
 from deploy.runtimes.tflite.ops.conv_pool import NHWC, as_nhwc_2d, from_nhwc_2d, pad_nhwc
 from deploy.runtimes.tflite.registry import lower
@@ -95,9 +96,19 @@ def lower_conv_transpose(ctx: LoweringContext, node: ir.Node) -> Value:
         dilations, strides = [1, *dilations], [1, *strides]
     w_value = weights_4d(ctx, weight, rank, dilations)
     tensor, shape = as_nhwc_2d(ctx, x)
-    if None in shape[1:3]:
-        raise Unsupported("ConvTranspose with dynamic spatial dims")
     onnx_out = out_shape(node)
+    if None in shape[1:3]:
+        if not dynamic.supported(node, groups):
+            raise Unsupported("ConvTranspose with dynamic spatial dims (groups, output_padding or auto_pad)")
+        kernel = list(w_value.shape[2:])
+        per_group = w_value.shape[1]
+        out, out_nhwc = dynamic.transpose_conv(
+            ctx, node, tensor, shape, ctx.tensor(w_value, (1, 2, 3, 0)), kernel, strides, per_group
+        )
+        result = Value("convT", (out_nhwc[0], per_group, *out_nhwc[1:3]), x.dtype, tensor=out, perm=NHWC)
+        if bias is not None:
+            result = elementwise_values(ctx, OPS.ADD, result, ctx.reshape(bias, (per_group, 1, 1)))
+        return from_nhwc_2d(ctx, result, rank, onnx_out)
     out4 = onnx_out if rank == 4 else (onnx_out[0], onnx_out[1], 1, onnx_out[2])
     kernel = list(w_value.shape[2:])
     full = [strides[i] * (shape[1 + i] - 1) + kernel[i] for i in range(2)]

@@ -1,0 +1,45 @@
+"""ConditionalAppends: ``if c: xs.append(v)`` outside any loop becomes
+``xs = _deploy_rt.append_if(xs, c, lambda: v)``.
+
+An append is a mutation a cond branch cannot make. On a Python test the runtime appends (or not)
+as Python would; on a tensor test it keeps the values in a stacked list and drops the new row when
+the test is false (a data-dependent number of rows, like the filtered appends of a converted loop).
+Inside loops the pass does nothing: there OneAppendPerIteration collects appends per iteration.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import Context, Pass, call, name, rt
+from deploy.rewriters.passes.continues import _append_of
+
+
+class ConditionalAppends(Pass):
+    """A lone conditional append outside loops -> append_if (see module docstring)."""
+
+    name = "conditional-appends"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        func.body = self._block(func.body)
+
+    def _block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out = []
+        for stmt in stmts:
+            if isinstance(stmt, ast.If):
+                target = _append_of(stmt.body[0]) if len(stmt.body) == 1 and not stmt.orelse else None
+                if target is not None:
+                    value = ast.Lambda(
+                        ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+                        stmt.body[0].value.args[0],
+                    )
+                    replaced = ast.Assign(
+                        [name(target, True)], call(rt("append_if"), name(target), stmt.test, value)
+                    )
+                    out.append(ast.fix_missing_locations(ast.copy_location(replaced, stmt)))
+                    continue
+                stmt.body, stmt.orelse = self._block(stmt.body), self._block(stmt.orelse)
+            elif isinstance(stmt, (ast.With, ast.Try)):
+                stmt.body = self._block(stmt.body)
+            out.append(stmt)
+        return out
