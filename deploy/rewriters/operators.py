@@ -20,6 +20,7 @@ from deploy.rewriters.selects import _decode, _encode, _where, select
 from deploy.rewriters.shape_cond import bound_new_sizes, check_bounds, resize_layouts, same_shape, shape_cond
 from deploy.rewriters.size_branches import (
     is_size_predicate,
+    mark_combined,
     mark_negated,
     mark_size_predicate,
     tracing_branches,
@@ -352,7 +353,8 @@ def and_(*thunks) -> object:
     value = thunks[0]()
     for thunk in thunks[1:]:
         if is_symbolic(value):
-            value = torch.logical_and(_bool_tensor(value), _bool_tensor(thunk()))
+            other = thunk()
+            value = mark_combined(torch.logical_and(_bool_tensor(value), _bool_tensor(other)), value, other, "and")
         elif not value:
             return value
         else:
@@ -365,7 +367,8 @@ def or_(*thunks) -> object:
     value = thunks[0]()
     for thunk in thunks[1:]:
         if is_symbolic(value):
-            value = torch.logical_or(_bool_tensor(value), _bool_tensor(thunk()))
+            other = thunk()
+            value = mark_combined(torch.logical_or(_bool_tensor(value), _bool_tensor(other)), value, other, "or")
         elif value:
             return value
         else:

@@ -49,6 +49,14 @@ def mark_negated(result: object, pred: object) -> object:
     return result
 
 
+def mark_combined(result: object, left: object, right: object, how: str) -> object:
+    """``a and b`` / ``a or b`` of two size predicates is one too."""
+    if is_size_predicate(left) and is_size_predicate(right) and isinstance(result, torch.Tensor):
+        result._deploy_on_size = True
+        size_clamps.combine_tests(result, left, right, how)
+    return result
+
+
 def is_size_predicate(pred: object) -> bool:
     return not torch.compiler.is_dynamo_compiling() and bool(getattr(pred, "_deploy_on_size", False))
 

@@ -34,6 +34,12 @@ def negate_test(result: torch.Tensor, pred: object) -> None:
         result._deploy_size_test = torch.sym_not(test)
 
 
+def combine_tests(result: torch.Tensor, left: object, right: object, how: str) -> None:
+    a, b = getattr(left, "_deploy_size_test", None), getattr(right, "_deploy_size_test", None)
+    if isinstance(a, torch.SymBool) and isinstance(b, torch.SymBool):
+        result._deploy_size_test = (a & b) if how == "and" else (a | b)
+
+
 def clamped_branches(pred: object, then_fn, else_fn):
     """``(then_fn, else_fn)`` with the branch whose test fails at the example's sizes reading
     clamped values; None when the test is not on one dynamic size or nothing is clamped."""
