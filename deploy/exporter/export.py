@@ -12,6 +12,7 @@ import torch
 
 from deploy.errors import DeployError, NotDeployableError
 from deploy.exporter.portable_ops import portable_ops
+from deploy.exporter.range_guards import export_with_range_checked_guards
 from deploy.exporter.shapes import grow_small_dims
 from deploy.exporter.source import source_window, user_frame_in_message
 from deploy.quiet import quiet_torch
@@ -42,6 +43,7 @@ def export_program(
             first = first or exc
             if _is_specialisation(exc):
                 ep = _trusting_size_branches(module, traced_inputs, dynamic_shapes, notes)
+                ep = ep or _range_checked_guards(module, traced_inputs, dynamic_shapes, notes)
                 if ep is not None:
                     return ep, notes
             if _is_control_flow_failure(exc):
@@ -72,6 +74,26 @@ def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str]):
         "could not prove them for every size); verification at the minimum, middle and maximum sizes checks them"
     )
     return ep
+
+
+def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str]):
+    """Retry an export whose guards torch could not prove with each guard checked at every size of
+    its range instead (deploy.exporter.range_guards); None when that does not give a program."""
+    torch._dynamo.reset()
+    try:
+        with torch.no_grad(), quiet_torch(), portable_ops():
+            found = export_with_range_checked_guards(module, inputs, dynamic_shapes)
+    except DeployError:
+        raise
+    except Exception:  # the original error is the one to explain
+        return None
+    if found is None or not found[1]:
+        return None
+    notes.append(
+        f"{found[1]} size guard(s) torch.export could not prove were checked at every size of their "
+        "dynamic range instead, and hold at all of them"
+    )
+    return found[0]
 
 
 def _is_control_flow_failure(exc: BaseException) -> bool:
