@@ -138,7 +138,19 @@ def lower_scatter_nd(ctx: LoweringContext, node: ir.Node) -> Value:
     one = ctx.native(ctx.const(np.array(1, np.int32)))
     ones = ctx.emit(OPS.FILL, [ctx.native(ctx.shape_of(updates, "int32")), one], updates.shape, np.int32)
     hits = ctx.emit(OPS.SCATTER_ND, [index, ones.tensor, shape], data.shape, np.int32)
+    return _unless_untouched(ctx, data, scattered, hits)
+
+
+def _unless_untouched(ctx: LoweringContext, data: Value, scattered: Value, hits: Value) -> Value:
+    """``data`` where no index hits, else the written value. SCATTER_ND sums updates that hit one
+    position twice; ONNX leaves their order unspecified, so a float result takes their mean, which is
+    each of them when they agree (a mask scattered from several rows)."""
     untouched = elementwise_values(ctx, OPS.EQUAL, hits, ctx.const(np.array(0, np.int32)), dtype=np.bool_)
+    if np.issubdtype(data.dtype, np.floating):
+        count = ctx.cast(
+            elementwise_values(ctx, OPS.MAXIMUM, hits, ctx.const(np.array(1, np.int32))), data.dtype
+        )
+        scattered = elementwise_values(ctx, OPS.DIV, scattered, count)
     return ctx.emit(
         OPS.SELECT_V2, [untouched.tensor, ctx.native(data), scattered.tensor], data.shape, data.dtype
     )
@@ -190,25 +202,76 @@ def full_coordinates(ctx: LoweringContext, indices: Value, axis: int, dim: int, 
     return ctx.emit(OPS.CONCATENATION, parts, (*indices.shape, rank), np.int32, options=options)
 
 
+def runtime_coordinates(ctx: LoweringContext, data: Value, indices: Value, axis: int) -> Value:
+    """full_coordinates for run-time shapes: the grid of each other dim from a RANGE over its size,
+    broadcast to the indices' shape."""
+    rank = data.rank
+    index_shape = ctx.shape_of(indices, "int32")
+    data_shape = ctx.shape_of(data, "int32")
+    index = ctx.cast(indices, np.int32)
+    negative = elementwise_values(ctx, OPS.LESS, index, ctx.const(np.array(0, np.int32)), dtype=np.bool_)
+    size = _element(ctx, data_shape, axis)
+    shifted = elementwise_values(ctx, OPS.ADD, index, size)
+    index = ctx.emit(
+        OPS.SELECT_V2, [negative.tensor, shifted.tensor, ctx.native(index)], indices.shape, np.int32
+    )
+    zero, step = ctx.native(ctx.const(np.array(0, np.int32))), ctx.native(ctx.const(np.array(1, np.int32)))
+    parts = []
+    for i in range(rank):
+        if i == axis:
+            grid = index
+        else:
+            count = _element(ctx, index_shape, i)
+            line = ctx.emit(OPS.RANGE, [zero, ctx.native(count), step], (indices.shape[i],), np.int32)
+            shape = [1] * rank
+            shape[i] = -1
+            line = ctx.reshape(line, tuple(None if d == -1 else d for d in shape))
+            grid = ctx.emit(
+                OPS.BROADCAST_TO, [ctx.native(line), ctx.native(index_shape)], indices.shape, np.int32
+            )
+        parts.append(
+            ctx.emit(
+                OPS.EXPAND_DIMS, [ctx.native(grid), ctx.int32_tensor([rank])], (*indices.shape, 1), np.int32
+            ).tensor
+        )
+    options = schema.ConcatenationOptionsT()
+    options.axis = rank
+    return ctx.emit(OPS.CONCATENATION, parts, (*indices.shape, rank), np.int32, options=options)
+
+
+def _element(ctx: LoweringContext, vector: Value, i: int) -> Value:
+    """vector[i] as a scalar (GATHER of one position)."""
+    item = ctx.emit(OPS.GATHER, [ctx.native(vector), ctx.int32_tensor(np.array(i))], (), vector.dtype,
+                    options=schema.GatherOptionsT())  # fmt: skip
+    return item
+
+
 @lower("ScatterElements", "Scatter")
 def lower_scatter_elements(ctx: LoweringContext, node: ir.Node) -> Value:
     """ScatterElements(data, indices, updates, axis, reduction none/add) via SCATTER_ND (static shapes)."""
     data, indices, updates = (ctx.input(node, i) for i in range(3))
     reduction = attr(node, "reduction", "none")
-    if reduction not in ("none", "add") or not (data.static and indices.static):
-        raise Unsupported(f"ScatterElements reduction={reduction!r} or dynamic shapes")
+    if reduction not in ("none", "add") or data.shape is None or indices.shape is None:
+        raise Unsupported(f"ScatterElements reduction={reduction!r} or inputs of unknown rank")
     axis = norm_axis(attr(node, "axis", 0), data.rank)
-    coords = full_coordinates(ctx, indices, axis, data.shape[axis], data.rank)
-    shape = ctx.int32_tensor(list(data.shape))
+    if data.static and indices.static:
+        coords = full_coordinates(ctx, indices, axis, data.shape[axis], data.rank)
+        shape = ctx.int32_tensor(list(data.shape))
+    else:
+        coords = runtime_coordinates(ctx, data, indices, axis)
+        shape = ctx.native(ctx.shape_of(data, "int32"))
     scattered = ctx.emit(OPS.SCATTER_ND, [coords.tensor, ctx.native(updates), shape], data.shape, data.dtype)
     if reduction == "add":
         return elementwise_values(ctx, OPS.ADD, data, scattered)
-    ones = ctx.const(np.ones(indices.shape, np.int32))
-    hits = ctx.emit(OPS.SCATTER_ND, [coords.tensor, ctx.native(ones), shape], data.shape, np.int32)
-    untouched = elementwise_values(ctx, OPS.EQUAL, hits, ctx.const(np.array(0, np.int32)), dtype=np.bool_)
-    return ctx.emit(
-        OPS.SELECT_V2, [untouched.tensor, ctx.native(data), scattered.tensor], data.shape, data.dtype
-    )
+    if indices.static:
+        ones = ctx.native(ctx.const(np.ones(indices.shape, np.int32)))
+    else:
+        one = ctx.native(ctx.const(np.array(1, np.int32)))
+        ones = ctx.emit(
+            OPS.FILL, [ctx.native(ctx.shape_of(indices, "int32")), one], indices.shape, np.int32
+        ).tensor
+    hits = ctx.emit(OPS.SCATTER_ND, [coords.tensor, ones, shape], data.shape, np.int32)
+    return _unless_untouched(ctx, data, scattered, hits)
 
 
 @lower("EyeLike")

@@ -1,0 +1,33 @@
+"""ScatterElements over run-time shapes: the coordinate grid is built from RANGEs of the run-time
+sizes; indices hit twice with the same value (a mask) give that value."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch.export import Dim
+
+from tests.runtimes.tflite.export_helpers import to_onnx
+from tests.runtimes.tflite.helpers import assert_matches
+
+
+class SeenMask(torch.nn.Module):
+    def forward(self, history, scores):
+        seen = torch.zeros(history.shape[0], 10).scatter(1, history, torch.ones(history.shape))
+        rows = torch.arange(history.shape[0] - 1, -1, -1)[:, None].expand(-1, 3)
+        placed = torch.zeros(history.shape[0], 3).scatter(0, rows, scores)
+        return torch.where(seen > 0, -1.0, 0.0), placed
+
+
+def test_scatter_over_a_dynamic_batch_matches():
+    batch = Dim("batch", min=1, max=32)
+    example = (torch.randint(0, 10, (4, 3)), torch.rand(4, 3))
+    model = to_onnx(SeenMask(), example, ({0: batch}, {0: batch}))
+    rng = np.random.default_rng(0)
+    for n in (4, 1, 20):
+        history = rng.integers(0, 10, (n, 3)).astype(np.int64)
+        history[:, 2] = history[:, 0]  # a repeated item: the same 1.0 written twice
+        feeds = dict(
+            zip([i.name for i in model.graph.input], [history, rng.random((n, 3), dtype=np.float32)])
+        )
+        assert_matches(model, feeds)
