@@ -354,7 +354,9 @@ def and_(*thunks) -> object:
     for thunk in thunks[1:]:
         if is_symbolic(value):
             other = thunk()
-            value = mark_combined(torch.logical_and(_bool_tensor(value), _bool_tensor(other)), value, other, "and")
+            value = mark_combined(
+                torch.logical_and(_bool_tensor(value), _bool_tensor(other)), value, other, "and"
+            )
         elif not value:
             return value
         else:
@@ -368,7 +370,9 @@ def or_(*thunks) -> object:
     for thunk in thunks[1:]:
         if is_symbolic(value):
             other = thunk()
-            value = mark_combined(torch.logical_or(_bool_tensor(value), _bool_tensor(other)), value, other, "or")
+            value = mark_combined(
+                torch.logical_or(_bool_tensor(value), _bool_tensor(other)), value, other, "or"
+            )
         elif value:
             return value
         else:

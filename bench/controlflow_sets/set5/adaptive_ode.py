@@ -1,4 +1,5 @@
 """Neural-ODE style integrator with adaptive step size: while t < t_end, if/else on the error."""
+
 import torch
 from torch import nn
 
@@ -52,4 +53,8 @@ def dynamic_shapes():
 
 
 def verify_inputs():
-    return [(torch.randn(5, 6) * 10, torch.tensor(2.0)), (torch.randn(2, 6), torch.tensor(-1.0)), (torch.randn(4, 6) * 0.01, torch.tensor(0.3))]
+    return [
+        (torch.randn(5, 6) * 10, torch.tensor(2.0)),
+        (torch.randn(2, 6), torch.tensor(-1.0)),
+        (torch.randn(4, 6) * 0.01, torch.tensor(0.3)),
+    ]

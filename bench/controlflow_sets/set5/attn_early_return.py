@@ -1,4 +1,5 @@
 """Attention block: optional mask (Python None check), early return when fully masked, ternary temperature."""
+
 import torch
 from torch import nn
 
@@ -12,7 +13,7 @@ class MaskedAttn(nn.Module):
 
     def forward(self, x, mask=None):
         q, k, v = self.qkv(x).chunk(3, -1)
-        scores = q @ k.transpose(-1, -2) / self.d ** 0.5
+        scores = q @ k.transpose(-1, -2) / self.d**0.5
         if mask is not None:
             if (mask == 0).all():
                 return x

@@ -1,4 +1,5 @@
 """1-D audio front end that picks a pooling by clip length (branch on a dynamic size)."""
+
 import torch
 from torch import nn
 import torch.nn.functional as F
@@ -34,4 +35,9 @@ def dynamic_shapes():
 
 
 def verify_inputs():
-    return [(torch.randn(2, 1, 100),), (torch.randn(2, 1, 12),), (torch.randn(2, 1, 17),), (torch.randn(2, 1, 64),)]
+    return [
+        (torch.randn(2, 1, 100),),
+        (torch.randn(2, 1, 12),),
+        (torch.randn(2, 1, 17),),
+        (torch.randn(2, 1, 64),),
+    ]

@@ -1,4 +1,5 @@
 """Config-driven encoder: Python flags, training mode, ModuleList, plus a tensor ternary for the scale."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """CTC greedy decoder over frames; skips blank frames (continue on tensor)."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Decision-tree inference: walk nodes while the current node is internal (while on tensor)."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Detection post-processing: early return when nothing passes the score threshold."""
+
 import torch
 from torch import nn
 

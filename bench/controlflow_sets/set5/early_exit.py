@@ -1,4 +1,5 @@
 """Dynamic-depth classifier: exits after a block once confident (break on tensor in ModuleList loop)."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """GNN message passing until the node states converge (while with and on tensors)."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Greedy text decoder: stop early once every sequence has emitted EOS (break on .all())."""
+
 import torch
 from torch import nn
 

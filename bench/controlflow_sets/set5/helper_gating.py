@@ -1,4 +1,5 @@
 """Control flow inside a module-level helper and inside a submodule forward."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """RAFT-style iterative refinement: iteration count given as a tensor; every prediction stacked."""
+
 import torch
 from torch import nn
 

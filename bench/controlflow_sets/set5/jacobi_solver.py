@@ -1,4 +1,5 @@
 """Jacobi iterations for Ax=b, iteration count from a tensor; residual history via torch.cat."""
+
 import torch
 from torch import nn
 
@@ -38,4 +39,8 @@ def dynamic_shapes():
 
 
 def verify_inputs():
-    return [(_A(6, 1), torch.arange(6.0), torch.tensor(12)), (_A(3, 2), torch.ones(3), torch.tensor(1)), (_A(5, 3), torch.ones(5), torch.tensor(0))]
+    return [
+        (_A(6, 1), torch.arange(6.0), torch.tensor(12)),
+        (_A(3, 2), torch.ones(3), torch.tensor(1)),
+        (_A(5, 3), torch.ones(5), torch.tensor(0)),
+    ]

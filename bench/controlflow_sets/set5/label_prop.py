@@ -1,4 +1,5 @@
 """Graph label propagation: at most N rounds (N = number of nodes, dynamic), stop when nothing changes."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Sequence tagger with padding mask: skips all-padded steps (bool(t), not, continue)."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Markov-chain n-step transition by binary exponentiation; exponent is a tensor (while + if on tensors)."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Two-expert router with and/or/not on tensor predicates."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Sensor-fusion head that repairs non-finite readings and saturated inputs (not/or on .all()/.any())."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Newton iterations for an elementwise sqrt, in a helper: while .any() with a safety break."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Point-cloud grouping: pad when fewer than K points, per-point loop over the dynamic point dim with torch.cat."""
+
 import torch
 from torch import nn
 import torch.nn.functional as F

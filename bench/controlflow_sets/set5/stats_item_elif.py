@@ -1,4 +1,5 @@
 """Feature scaler choosing a transform from .item() statistics; variable kept from before the if."""
+
 import torch
 from torch import nn
 
@@ -36,4 +37,9 @@ def dynamic_shapes():
 
 
 def verify_inputs():
-    return [(torch.randn(4, 8) * 20,), (torch.randn(2, 8) * 3,), (torch.randn(5, 8) + 4.0,), (torch.randn(3, 8) * 0.5,)]
+    return [
+        (torch.randn(4, 8) * 20,),
+        (torch.randn(2, 8) * 3,),
+        (torch.randn(5, 8) + 4.0,),
+        (torch.randn(3, 8) * 0.5,),
+    ]

@@ -53,8 +53,11 @@ class Layer(nn.Module):
         super().__init__()
         self.attn = Attention(cfg)
         self.ln1 = nn.LayerNorm(cfg.hidden_size, eps=cfg.layer_norm_eps)
-        self.ff = nn.Sequential(nn.Linear(cfg.hidden_size, 4 * cfg.hidden_size), nn.GELU(),
-                                nn.Linear(4 * cfg.hidden_size, cfg.hidden_size))
+        self.ff = nn.Sequential(
+            nn.Linear(cfg.hidden_size, 4 * cfg.hidden_size),
+            nn.GELU(),
+            nn.Linear(4 * cfg.hidden_size, cfg.hidden_size),
+        )
         self.ln2 = nn.LayerNorm(cfg.hidden_size, eps=cfg.layer_norm_eps)
         self.drop = nn.Dropout(0.1)
         self.clip = cfg.activation_clip

@@ -10,8 +10,11 @@ class AcousticModel(nn.Module):
     def __init__(self):
         super().__init__()
         self.conv = nn.Sequential(
-            nn.Conv1d(N_MELS, 32, 3, padding=1), nn.BatchNorm1d(32), nn.ReLU(),
-            nn.Conv1d(32, 32, 3, padding=1), nn.ReLU(),
+            nn.Conv1d(N_MELS, 32, 3, padding=1),
+            nn.BatchNorm1d(32),
+            nn.ReLU(),
+            nn.Conv1d(32, 32, 3, padding=1),
+            nn.ReLU(),
         )
         self.head = nn.Linear(32, VOCAB)
 

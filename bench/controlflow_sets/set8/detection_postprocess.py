@@ -10,8 +10,12 @@ class DetectionHead(nn.Module):
     def __init__(self):
         super().__init__()
         self.backbone = nn.Sequential(
-            nn.Conv2d(3, 16, 3, 2, 1), nn.BatchNorm2d(16), nn.ReLU(),
-            nn.Conv2d(16, 32, 3, 2, 1), nn.BatchNorm2d(32), nn.ReLU(),
+            nn.Conv2d(3, 16, 3, 2, 1),
+            nn.BatchNorm2d(16),
+            nn.ReLU(),
+            nn.Conv2d(16, 32, 3, 2, 1),
+            nn.BatchNorm2d(32),
+            nn.ReLU(),
         )
         self.cls = nn.Conv2d(32, ANCHORS_PER_CELL * NUM_CLASSES, 1)
         self.box = nn.Conv2d(32, ANCHORS_PER_CELL * 4, 1)
@@ -73,4 +77,10 @@ def _img(seed, scale, h=64, w=64, b=2):
 def verify_inputs():
     # scale 1: classes 0 and 2 have no box above threshold (empty path), class 1 mixed;
     # scale 3/10: every class keeps boxes. Sizes cover the h/w range.
-    return [_img(0, 1.0), _img(1, 3.0, 128, 96), _img(2, 10.0, 16, 16), _img(3, 1.0, 40, 120), _img(4, 3.0, 16, 128)]
+    return [
+        _img(0, 1.0),
+        _img(1, 3.0, 128, 96),
+        _img(2, 10.0, 16, 16),
+        _img(3, 1.0, 40, 120),
+        _img(4, 3.0, 16, 128),
+    ]

@@ -72,9 +72,34 @@ def example_inputs():
 def verify_inputs():
     g = torch.Generator().manual_seed(2)
     return [
-        (torch.randn(2, DIM, generator=g), torch.randn(2, COND, generator=g), torch.tensor(0), torch.tensor(3.0)),
-        (torch.randn(2, DIM, generator=g), torch.randn(2, COND, generator=g), torch.tensor(1), torch.tensor(1.0)),
-        (torch.randn(2, DIM, generator=g), torch.randn(2, COND, generator=g), torch.tensor(4), torch.tensor(7.5)),
-        (torch.randn(2, DIM, generator=g), torch.randn(2, COND, generator=g), torch.tensor(25), torch.tensor(0.0)),
-        (torch.randn(2, DIM, generator=g), torch.randn(2, COND, generator=g), torch.tensor(3), torch.tensor(1.5)),
+        (
+            torch.randn(2, DIM, generator=g),
+            torch.randn(2, COND, generator=g),
+            torch.tensor(0),
+            torch.tensor(3.0),
+        ),
+        (
+            torch.randn(2, DIM, generator=g),
+            torch.randn(2, COND, generator=g),
+            torch.tensor(1),
+            torch.tensor(1.0),
+        ),
+        (
+            torch.randn(2, DIM, generator=g),
+            torch.randn(2, COND, generator=g),
+            torch.tensor(4),
+            torch.tensor(7.5),
+        ),
+        (
+            torch.randn(2, DIM, generator=g),
+            torch.randn(2, COND, generator=g),
+            torch.tensor(25),
+            torch.tensor(0.0),
+        ),
+        (
+            torch.randn(2, DIM, generator=g),
+            torch.randn(2, COND, generator=g),
+            torch.tensor(3),
+            torch.tensor(1.5),
+        ),
     ]

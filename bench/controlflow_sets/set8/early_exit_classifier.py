@@ -71,4 +71,11 @@ def _img(seed, scale):
 
 def verify_inputs():
     # (0, 8) and (1, 8): exit 0; (4, 3): exit 1; (0, 2) and (1, 2): no early exit (last head).
-    return [_img(0, 8.0), _img(1, 8.0), _img(4, 3.0), _img(0, 2.0), _img(1, 2.0), (torch.randn(16, 3, 32, 32),)]
+    return [
+        _img(0, 8.0),
+        _img(1, 8.0),
+        _img(4, 3.0),
+        _img(0, 2.0),
+        _img(1, 2.0),
+        (torch.randn(16, 3, 32, 32),),
+    ]

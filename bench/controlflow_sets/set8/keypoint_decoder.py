@@ -44,7 +44,9 @@ class PoseDecoder(nn.Module):
             py = int(coords[j, 1].item() + 0.5)
             c = coords[j]
             if 1 < px < w - 1 and 1 < py < h - 1:
-                diff = torch.stack([hm[j, py, px + 1] - hm[j, py, px - 1], hm[j, py + 1, px] - hm[j, py - 1, px]])
+                diff = torch.stack(
+                    [hm[j, py, px + 1] - hm[j, py, px - 1], hm[j, py + 1, px] - hm[j, py - 1, px]]
+                )
                 c = c + torch.sign(diff) * 0.25
             refined.append(c)
         return torch.stack(refined) * 4.0, maxvals
@@ -66,7 +68,9 @@ def _heatmaps(peaks, h, w, seed):
             maps.append(-torch.rand(h, w, generator=g) - 0.1)
         else:
             x0, y0 = p
-            maps.append(torch.exp(-((xs - x0) ** 2 + (ys - y0) ** 2) / 4.0) + 0.01 * torch.rand(h, w, generator=g))
+            maps.append(
+                torch.exp(-((xs - x0) ** 2 + (ys - y0) ** 2) / 4.0) + 0.01 * torch.rand(h, w, generator=g)
+            )
     return (torch.stack(maps).unsqueeze(0),)
 
 

@@ -87,7 +87,9 @@ def verify_inputs():
     return [
         (_line([], 30, seed=1),),  # blank line: no glyph
         (_line([(0, 4), (6, 10), (15, 24)], 24, seed=2),),  # glyph at column 0 and one open at the right edge
-        (_line([(2 + 6 * i, 5 + 6 * i) for i in range(20)], 130, seed=3),),  # more glyphs than MAX_GLYPHS: break
+        (
+            _line([(2 + 6 * i, 5 + 6 * i) for i in range(20)], 130, seed=3),
+        ),  # more glyphs than MAX_GLYPHS: break
         (_line([(3, 5), (6, 9), (40, 250)], 256, seed=4),),  # a 1-column gap (below min_gap) merges glyphs
         (_line([(0, 1)], 1, seed=5),),  # width 1
     ]

@@ -10,8 +10,12 @@ class QNetwork(nn.Module):
     def __init__(self, dueling: bool = True):
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(4, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 16, 3, stride=2, padding=1), nn.ReLU(),
-            nn.AdaptiveAvgPool2d(2), nn.Flatten(),
+            nn.Conv2d(4, 16, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(16, 16, 3, stride=2, padding=1),
+            nn.ReLU(),
+            nn.AdaptiveAvgPool2d(2),
+            nn.Flatten(),
         )
         self.value = nn.Linear(64, 1)
         self.adv = nn.Linear(64, N_ACTIONS)

@@ -32,8 +32,12 @@ class XVector(nn.Module):
     def __init__(self):
         super().__init__()
         self.tdnn = nn.Sequential(
-            nn.Conv1d(N_MELS, 64, 5, padding=2), nn.ReLU(), nn.BatchNorm1d(64),
-            nn.Conv1d(64, 64, 3, dilation=2, padding=2), nn.ReLU(), nn.BatchNorm1d(64),
+            nn.Conv1d(N_MELS, 64, 5, padding=2),
+            nn.ReLU(),
+            nn.BatchNorm1d(64),
+            nn.Conv1d(64, 64, 3, dilation=2, padding=2),
+            nn.ReLU(),
+            nn.BatchNorm1d(64),
         )
         self.embed = nn.Linear(128, EMB)
 
@@ -67,7 +71,7 @@ def _utt(n, lead, tail, seed):
     x = torch.randn(n, N_MELS, generator=g) * 0.5
     x[:lead] -= 20.0
     if tail:
-        x[n - tail:] -= 20.0
+        x[n - tail :] -= 20.0
     return x
 
 

@@ -33,7 +33,9 @@ class TabularNet(nn.Module):
         self.pre = FeaturePreprocessor()
         self.embs = nn.ModuleList(nn.Embedding(CAT_CARD, 4) for _ in range(N_CAT))
         self.log_transform = log_transform
-        self.mlp = nn.Sequential(nn.Linear(2 * N_NUM + 4 * N_CAT, 32), nn.LayerNorm(32), nn.GELU(), nn.Linear(32, 1))
+        self.mlp = nn.Sequential(
+            nn.Linear(2 * N_NUM + 4 * N_CAT, 32), nn.LayerNorm(32), nn.GELU(), nn.Linear(32, 1)
+        )
 
     def forward(self, num, cat):
         if self.log_transform:
@@ -71,6 +73,9 @@ def verify_inputs():
     return [
         (with_nan, torch.randint(0, CAT_CARD, (32, N_CAT), generator=g)),  # impute branch
         (outlier, torch.randint(0, CAT_CARD, (5, N_CAT), generator=g)),  # clip branch
-        (torch.randn(1, N_NUM, generator=g), torch.randint(0, CAT_CARD, (1, N_CAT), generator=g)),  # clean, batch 1
+        (
+            torch.randn(1, N_NUM, generator=g),
+            torch.randint(0, CAT_CARD, (1, N_CAT), generator=g),
+        ),  # clean, batch 1
         (torch.randn(256, N_NUM, generator=g) * 3, torch.randint(0, CAT_CARD, (256, N_CAT), generator=g)),
     ]

@@ -6,6 +6,7 @@ tolerance are rejected (`continue` with a smaller step), a step budget stops
 integration early (`break`), and t_end = 0 runs zero iterations.
 Outputs: final latent state (1, 8), reached time (1,), accepted steps (1,), rejected steps (1,).
 """
+
 import torch
 import torch.nn as nn
 
@@ -74,7 +75,7 @@ def example_inputs():
 
 def verify_inputs():
     return [
-        (torch.zeros(1, 8), torch.tensor([0.0])),                 # nothing to integrate
+        (torch.zeros(1, 8), torch.tensor([0.0])),  # nothing to integrate
         (torch.linspace(-2, 2, 8).view(1, 8), torch.tensor([0.05])),
-        (torch.ones(1, 8), torch.tensor([50.0])),                  # long horizon: step budget hit
+        (torch.ones(1, 8), torch.tensor([50.0])),  # long horizon: step budget hit
     ]

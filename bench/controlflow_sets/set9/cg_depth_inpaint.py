@@ -6,6 +6,7 @@ norm with an iteration cap). A tiny CNN predicts the initial guess. Fully valid 
 are returned untouched and maps without any valid pixel get the prior (early returns).
 Outputs: filled depth (1, 1, H, W) and CG iterations used (1,) int64.
 """
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -78,8 +79,8 @@ def dynamic_shapes():
 
 def verify_inputs():
     return [
-        _depth(32, 32, 2),                                 # no holes: untouched
-        (torch.zeros(1, 1, 16, 24),),                      # nothing valid: prior only
-        _depth(64, 80, 3, holes=((0, 64, 30, 50),)),       # big hole: CG hits the iteration cap
-        _depth(16, 16, 4, holes=((7, 8, 7, 8),)),          # single pixel
+        _depth(32, 32, 2),  # no holes: untouched
+        (torch.zeros(1, 1, 16, 24),),  # nothing valid: prior only
+        _depth(64, 80, 3, holes=((0, 64, 30, 50),)),  # big hole: CG hits the iteration cap
+        _depth(16, 16, 4, holes=((7, 8, 7, 8),)),  # single pixel
     ]

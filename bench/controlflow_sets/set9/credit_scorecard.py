@@ -8,6 +8,7 @@ calibration is a config flag (plain Python).
 Outputs: approval probability (1,), decision (1,) int64 (1 approve / 0 decline),
 reason code (1,) int64.
 """
+
 import torch
 import torch.nn as nn
 
@@ -62,11 +63,11 @@ def example_inputs():
 
 def verify_inputs():
     return [
-        _app(17.0, 12000.0, 0.1, 0.0),                 # underage
-        _app(45.0, 40000.0, 0.4, 5.0),                 # too many delinquencies
-        _app(30.0, 15000.0, 0.9, 0.0),                 # high debt + low income
-        _app(50.0, 210000.0, 0.2, 0.0),                # high income bonus
-        _app(28.0, 48000.0, 0.65, 1.0),                # high debt penalty
-        _app(23.0, 30000.0, 0.2, 1.0, employed=3.0),   # short employment penalty
-        _app(41.0, 90000.0, 0.25, 1.0, util=0.2),      # no adjustment
+        _app(17.0, 12000.0, 0.1, 0.0),  # underage
+        _app(45.0, 40000.0, 0.4, 5.0),  # too many delinquencies
+        _app(30.0, 15000.0, 0.9, 0.0),  # high debt + low income
+        _app(50.0, 210000.0, 0.2, 0.0),  # high income bonus
+        _app(28.0, 48000.0, 0.65, 1.0),  # high debt penalty
+        _app(23.0, 30000.0, 0.2, 1.0, employed=3.0),  # short employment penalty
+        _app(41.0, 90000.0, 0.25, 1.0, util=0.2),  # no adjustment
     ]

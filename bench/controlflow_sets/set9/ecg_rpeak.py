@@ -9,6 +9,7 @@ the mean RR interval, a search-back over the rejected candidates recovers a miss
 beat (nested loop with `break`). Fewer than two beats -> heart rate 0 (early return).
 Outputs: peak sample indices (K,) int64 and heart rate in bpm (1,).
 """
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -86,7 +87,11 @@ def _ecg(seconds, bpm, seed, drop=(), weak=()):
     beat = 0.4
     while beat < seconds - 0.2:
         amp = 0.0 if k in drop else (0.35 if k in weak else 1.0)
-        x = x + amp * torch.exp(-((t - beat) / 0.012) ** 2) - 0.15 * amp * torch.exp(-((t - beat - 0.03) / 0.02) ** 2)
+        x = (
+            x
+            + amp * torch.exp(-(((t - beat) / 0.012) ** 2))
+            - 0.15 * amp * torch.exp(-(((t - beat - 0.03) / 0.02) ** 2))
+        )
         beat += period
         k += 1
     return (x.view(1, n),)
@@ -102,8 +107,8 @@ def dynamic_shapes():
 
 def verify_inputs():
     return [
-        _ecg(10, 60, 2, weak=(5,)),     # a weak beat recovered by search-back
-        _ecg(2, 40, 3),                 # 2 s, single beat -> hr 0
-        _ecg(8, 110, 4, drop=(4,)),     # missing beat, fast rhythm
+        _ecg(10, 60, 2, weak=(5,)),  # a weak beat recovered by search-back
+        _ecg(2, 40, 3),  # 2 s, single beat -> hr 0
+        _ecg(8, 110, 4, drop=(4,)),  # missing beat, fast rhythm
         (0.01 * torch.randn(1, 600, generator=torch.Generator().manual_seed(5)),),  # noise only
     ]

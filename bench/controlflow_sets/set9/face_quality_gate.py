@@ -6,6 +6,7 @@ are returned early. Small crops are upsampled to the network resolution, and a g
 correction is chosen by a ternary on the mean brightness.
 Outputs: (embedding (1,64), status (1,) int64: 0 ok, 1 exposure, 2 blur).
 """
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -20,10 +21,18 @@ class QualityGatedEmbedder(nn.Module):
         self.min_sharp = min_sharpness
         self.net_size = net_size
         self.backbone = nn.Sequential(
-            nn.Conv2d(3, 16, 3, stride=2, padding=1), nn.BatchNorm2d(16), nn.PReLU(16),
-            nn.Conv2d(16, 32, 3, stride=2, padding=1), nn.BatchNorm2d(32), nn.PReLU(32),
-            nn.Conv2d(32, 64, 3, stride=2, padding=1), nn.BatchNorm2d(64), nn.PReLU(64),
-            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 64),
+            nn.Conv2d(3, 16, 3, stride=2, padding=1),
+            nn.BatchNorm2d(16),
+            nn.PReLU(16),
+            nn.Conv2d(16, 32, 3, stride=2, padding=1),
+            nn.BatchNorm2d(32),
+            nn.PReLU(32),
+            nn.Conv2d(32, 64, 3, stride=2, padding=1),
+            nn.BatchNorm2d(64),
+            nn.PReLU(64),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Linear(64, 64),
         )
         lap = torch.tensor([[0.0, 1.0, 0.0], [1.0, -4.0, 1.0], [0.0, 1.0, 0.0]])
         self.register_buffer("lap", lap.view(1, 1, 3, 3))
@@ -32,7 +41,7 @@ class QualityGatedEmbedder(nn.Module):
         return F.conv2d(gray, self.lap).var()
 
     def forward(self, img):
-        gray = (0.299 * img[:, 0:1] + 0.587 * img[:, 1:2] + 0.114 * img[:, 2:3])
+        gray = 0.299 * img[:, 0:1] + 0.587 * img[:, 1:2] + 0.114 * img[:, 2:3]
         brightness = gray.mean()
         if brightness < self.min_b or brightness > self.max_b:
             return torch.zeros(1, 64), torch.tensor([1])
@@ -69,9 +78,9 @@ def dynamic_shapes():
 
 def verify_inputs():
     return [
-        _face(2, 112, 112, scale=0.1),             # too dark -> status 1
+        _face(2, 112, 112, scale=0.1),  # too dark -> status 1
         _face(3, 80, 64, scale=0.2, offset=0.85),  # too bright -> status 1
-        _face(4, 112, 96, blur=True),              # blurry -> status 2
-        _face(5, 64, 72, scale=0.5),               # dark-ish, small -> gamma 0.8 + upsample
+        _face(4, 112, 96, blur=True),  # blurry -> status 2
+        _face(5, 64, 72, scale=0.5),  # dark-ish, small -> gamma 0.8 + upsample
         _face(6, 160, 128, scale=0.8, offset=0.1),  # ok, large, gamma 1.0
     ]

@@ -4,6 +4,7 @@ The image pyramid depth depends on the (dynamic) input resolution; each level re
 the upsampled flow with its own estimator from an nn.ModuleList. A large-motion guard
 rescales the final flow when its magnitude exceeds the supported displacement.
 """
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -25,8 +26,10 @@ class Estimator(nn.Module):
     def __init__(self, c):
         super().__init__()
         self.net = nn.Sequential(
-            nn.Conv2d(2 * c + 2, 24, 3, padding=1), nn.LeakyReLU(0.1),
-            nn.Conv2d(24, 16, 3, padding=1), nn.LeakyReLU(0.1),
+            nn.Conv2d(2 * c + 2, 24, 3, padding=1),
+            nn.LeakyReLU(0.1),
+            nn.Conv2d(24, 16, 3, padding=1),
+            nn.LeakyReLU(0.1),
             nn.Conv2d(16, 2, 3, padding=1),
         )
 
@@ -41,14 +44,20 @@ class FlowPyramid(nn.Module):
         self.min_size = min_size
         self.max_disp = max_disp
         self.flow_scale = 20.0
-        self.encoder = nn.Sequential(nn.Conv2d(3, 12, 3, padding=1), nn.ReLU(), nn.Conv2d(12, 12, 3, padding=1))
+        self.encoder = nn.Sequential(
+            nn.Conv2d(3, 12, 3, padding=1), nn.ReLU(), nn.Conv2d(12, 12, 3, padding=1)
+        )
         self.estimators = nn.ModuleList([Estimator(12) for _ in range(max_levels)])
 
     def forward(self, img1, img2):
         f1, f2 = self.encoder(img1), self.encoder(img2)
         pyr = [(f1, f2)]
         # build the pyramid while both sides stay above the minimum size
-        while f1.shape[-1] >= 2 * self.min_size and f1.shape[-2] >= 2 * self.min_size and len(pyr) < self.max_levels:
+        while (
+            f1.shape[-1] >= 2 * self.min_size
+            and f1.shape[-2] >= 2 * self.min_size
+            and len(pyr) < self.max_levels
+        ):
             f1 = F.avg_pool2d(f1, 2)
             f2 = F.avg_pool2d(f2, 2)
             pyr.append((f1, f2))

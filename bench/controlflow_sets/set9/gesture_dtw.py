@@ -7,6 +7,7 @@ partial cost already exceeds the abandon bound the search stops (`break`) and th
 gesture is rejected. A final rejection threshold returns class -1.
 Outputs: class id (1,) int64 and per-template normalised DTW costs (C,).
 """
+
 import torch
 import torch.nn as nn
 from torch.export import Dim
@@ -22,7 +23,7 @@ class GestureDTW(nn.Module):
         self.reject = reject
 
     def forward(self, imu):
-        q = self.embed(imu)                                                       # (T, 8)
+        q = self.embed(imu)  # (T, 8)
         cost = (q[None, :, None, :] - self.templates[:, None, :, :]).norm(dim=-1)  # (C, T, M)
         n_c, t_len, m_len = cost.shape
         big = torch.full((n_c,), 1e6)

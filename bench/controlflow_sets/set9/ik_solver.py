@@ -7,6 +7,7 @@ iteration cap). The damping factor is picked by a ternary on the current error, 
 unreachable targets are first projected onto the workspace boundary.
 Outputs: joint angles (3,), final error (1,), iterations used (1,) int64.
 """
+
 import torch
 import torch.nn as nn
 
@@ -46,7 +47,7 @@ class IKSolver(nn.Module):
         it = torch.zeros(1, dtype=torch.long)
         while err.norm() > self.tol and it.item() < self.max_iter:
             lam = self.lam_far if err.norm() > 0.1 else self.lam_near
-            jjt = jac @ jac.T + (lam ** 2) * torch.eye(2)
+            jjt = jac @ jac.T + (lam**2) * torch.eye(2)
             q = q + jac.T @ torch.linalg.solve(jjt, err)
             q = torch.remainder(q + torch.pi, 2 * torch.pi) - torch.pi
             pos, jac = forward_kinematics(q, self.links)
@@ -69,9 +70,9 @@ def verify_inputs():
     q_here = torch.tensor([0.7, -0.4, 0.9])
     here, _ = forward_kinematics(q_here, links)
     return [
-        (here, q_here),                                          # warm start already solves it: 0 iterations
-        (torch.tensor([2.0, 1.0]), torch.zeros(3)),              # unreachable: projected to boundary
+        (here, q_here),  # warm start already solves it: 0 iterations
+        (torch.tensor([2.0, 1.0]), torch.zeros(3)),  # unreachable: projected to boundary
         (torch.tensor([0.9, 0.1]), torch.tensor([3.0, 0.0, 0.0])),  # learned init wins
         (torch.tensor([0.05, -0.1]), torch.tensor([-1.0, 2.5, 2.0])),  # close to the base
-        (torch.tensor([-1.04, 0.0]), torch.tensor([0.0, 3.1, 0.0])),    # slow convergence: hits max_iter
+        (torch.tensor([-1.04, 0.0]), torch.tensor([0.0, 3.1, 0.0])),  # slow convergence: hits max_iter
     ]

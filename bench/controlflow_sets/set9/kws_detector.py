@@ -6,6 +6,7 @@ requires `min_hits` consecutive confident frames before firing, and ignores fram
 a refractory period after each detection. Output: (num_detections, 3) rows of
 [frame, keyword id, confidence]; zero rows when nothing fires (data-dependent shape).
 """
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -13,8 +14,7 @@ from torch.export import Dim
 
 
 class KWSDetector(nn.Module):
-    def __init__(self, n_mels=40, n_kw=3, smooth=5, trigger=0.33, filler_max=0.5,
-                 min_hits=3, refractory=10):
+    def __init__(self, n_mels=40, n_kw=3, smooth=5, trigger=0.33, filler_max=0.5, min_hits=3, refractory=10):
         super().__init__()
         self.conv = nn.Conv1d(n_mels, 32, 5, padding=2)
         self.gru = nn.GRU(32, 32, batch_first=True)
@@ -31,7 +31,7 @@ class KWSDetector(nn.Module):
         p = self.head(h)[0].softmax(-1)  # (T, K+1)
         # causal moving average over `smooth` frames
         c = torch.cumsum(F.pad(p, (0, 0, self.smooth, 0)), dim=0)
-        return (c[self.smooth:] - c[:-self.smooth]) / self.smooth
+        return (c[self.smooth :] - c[: -self.smooth]) / self.smooth
 
     def forward(self, feats):
         post = self.posteriors(feats)
@@ -73,7 +73,7 @@ def _utt(seed, t, kw_scale):
     # a "spoken keyword" region with a strong fixed spectral pattern
     patt = torch.randn(40, generator=g)
     s = t // 3
-    x[0, s:s + t // 3] += kw_scale * patt
+    x[0, s : s + t // 3] += kw_scale * patt
     return (x,)
 
 

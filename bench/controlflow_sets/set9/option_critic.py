@@ -7,6 +7,7 @@ is selected by looping over an nn.ModuleList and comparing the index with the op
 tensor. Exploration only happens in training (`self.training`, plain Python).
 Outputs: action probabilities (1, A), option (1,) int64, termination prob (1,).
 """
+
 import torch
 import torch.nn as nn
 
@@ -27,12 +28,14 @@ class OptionCritic(nn.Module):
         self.body = nn.Sequential(nn.Linear(obs_dim, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU())
         self.q_option = nn.Linear(64, n_options)
         self.termination = nn.Linear(64, n_options)
-        self.policies = nn.ModuleList([IntraOptionPolicy(64, n_actions, 0.5 + 0.25 * i) for i in range(n_options)])
+        self.policies = nn.ModuleList(
+            [IntraOptionPolicy(64, n_actions, 0.5 + 0.25 * i) for i in range(n_options)]
+        )
         self.eps = eps
 
     def forward(self, obs, option):
         h = self.body(obs)
-        beta = torch.sigmoid(self.termination(h))[0, option]     # (1,)
+        beta = torch.sigmoid(self.termination(h))[0, option]  # (1,)
         if beta.item() > 0.5:
             q = self.q_option(h)[0]
             if self.training and torch.rand(()) < self.eps:  # static: eval mode

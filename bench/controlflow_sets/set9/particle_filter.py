@@ -6,6 +6,7 @@ resampled (systematic resampling helper) only when the effective sample size dro
 below N/2. Missing detections (NaN rows) skip the update with `continue`.
 Outputs: (T, 2) filtered positions and (T,) effective sample sizes.
 """
+
 import torch
 import torch.nn as nn
 from torch.export import Dim
@@ -26,7 +27,9 @@ class ParticleTracker(nn.Module):
         self.motion = nn.Sequential(nn.Linear(4, 32), nn.Tanh(), nn.Linear(32, 4))
         g = torch.Generator().manual_seed(123)
         self.register_buffer("noise", 0.05 * torch.randn(noise_steps, n_particles, 4, generator=g))
-        self.register_buffer("init", torch.randn(n_particles, 4, generator=g) * torch.tensor([1.0, 1.0, 0.3, 0.3]))
+        self.register_buffer(
+            "init", torch.randn(n_particles, 4, generator=g) * torch.tensor([1.0, 1.0, 0.3, 0.3])
+        )
         self.register_buffer("offsets", torch.rand(noise_steps, generator=g))
         self.obs_sigma = obs_sigma
         self.n = n_particles
@@ -46,7 +49,7 @@ class ParticleTracker(nn.Module):
                 ess_hist.append(1.0 / (weights * weights).sum())
                 continue
             d2 = ((particles[:, :2] - z) ** 2).sum(1)
-            logw = torch.log(weights) - 0.5 * d2 / self.obs_sigma ** 2
+            logw = torch.log(weights) - 0.5 * d2 / self.obs_sigma**2
             weights = torch.softmax(logw, 0)
             ess = 1.0 / (weights * weights).sum()
             estimates.append((weights.unsqueeze(1) * particles[:, :2]).sum(0))

@@ -6,6 +6,7 @@ further into saturation, the integrator is frozen (conditional integration): the
 integral keeps its previous value. A config flag selects derivative-on-measurement
 (plain Python). Output: (T, 3) attitude trajectory and (T, 3) torques.
 """
+
 import torch
 import torch.nn as nn
 from torch.export import Dim
@@ -21,8 +22,7 @@ class FeedForward(nn.Module):
 
 
 class PIDLoop(nn.Module):
-    def __init__(self, kp=2.0, ki=0.8, kd=0.15, u_max=1.5, dt=0.02, tau=0.1,
-                 derivative_on_measurement=True):
+    def __init__(self, kp=2.0, ki=0.8, kd=0.15, u_max=1.5, dt=0.02, tau=0.1, derivative_on_measurement=True):
         super().__init__()
         self.register_buffer("kp", torch.full((3,), kp))
         self.register_buffer("ki", torch.full((3,), ki))
@@ -81,7 +81,7 @@ def dynamic_shapes():
 
 def verify_inputs():
     return [
-        (_traj(40, 0.2), torch.tensor([0.05, -0.02, 0.0])),   # never saturates
-        (_traj(120, 2.0, 0.5), torch.zeros(3)),                # saturates, windup guard
-        (_traj(2, 0.1), torch.tensor([1.2, -1.2, 0.3])),       # minimal length
+        (_traj(40, 0.2), torch.tensor([0.05, -0.02, 0.0])),  # never saturates
+        (_traj(120, 2.0, 0.5), torch.zeros(3)),  # saturates, windup guard
+        (_traj(2, 0.1), torch.tensor([1.2, -1.2, 0.3])),  # minimal length
     ]

@@ -8,6 +8,7 @@ their previous value when a hypothesis is worse), and the search stops early
 mask is returned. The winning plane is refined by least squares on its inliers.
 Outputs: ground mask (N,) float, plane [a, b, c, d] (4,) with ax+by+cz+d=0.
 """
+
 import torch
 import torch.nn as nn
 from torch.export import Dim
@@ -85,8 +86,10 @@ def dynamic_shapes():
 
 def verify_inputs():
     return [
-        _cloud(2000, 2, 0.9),              # mostly ground: early break
-        _cloud(300, 3, 0.3, tilt=0.05),    # slope, no early stop
-        _cloud(16, 4, 0.0, tilt=0.0),      # no ground at all
-        (torch.tensor([[float(i), 0.5 * i, 3.0 * i] for i in range(32)]),),  # collinear/vertical points: degenerate
+        _cloud(2000, 2, 0.9),  # mostly ground: early break
+        _cloud(300, 3, 0.3, tilt=0.05),  # slope, no early stop
+        _cloud(16, 4, 0.0, tilt=0.0),  # no ground at all
+        (
+            torch.tensor([[float(i), 0.5 * i, 3.0 * i] for i in range(32)]),
+        ),  # collinear/vertical points: degenerate
     ]

@@ -8,6 +8,7 @@ looping over k = min(k, #candidates). If every candidate was already seen, the
 popularity prior alone is used.
 Outputs: chosen candidate indices (k,) int64 and their scores (k,).
 """
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -25,9 +26,9 @@ class Reranker(nn.Module):
         self.mmr_lambda = mmr_lambda
 
     def forward(self, user, items, seen, popularity):
-        u = F.normalize(self.user_tower(user), dim=-1)          # (1, 16)
-        v = F.normalize(self.item_tower(items), dim=-1)         # (N, 16)
-        dot = (v @ u.T).squeeze(1)                              # (N,)
+        u = F.normalize(self.user_tower(user), dim=-1)  # (1, 16)
+        v = F.normalize(self.item_tower(items), dim=-1)  # (N, 16)
+        dot = (v @ u.T).squeeze(1)  # (N,)
         if seen.all():
             score = popularity
         else:
@@ -77,8 +78,8 @@ def dynamic_shapes():
 
 def verify_inputs():
     return [
-        _req(2, 200, 0.3),   # > prefilter: topk pre-filtering
-        _req(3, 3, 0.0),     # fewer candidates than k
-        _req(4, 12, 1.01),   # everything seen: popularity fallback
-        _req(5, 80, 1.01),   # everything seen and large
+        _req(2, 200, 0.3),  # > prefilter: topk pre-filtering
+        _req(3, 3, 0.0),  # fewer candidates than k
+        _req(4, 12, 1.01),  # everything seen: popularity fallback
+        _req(5, 80, 1.01),  # everything seen and large
     ]

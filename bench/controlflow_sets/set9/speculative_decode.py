@@ -6,6 +6,7 @@ p_target / p_draft stays above `accept_ratio`. At the first rejection the target
 own token is emitted instead and decoding stops; if everything is accepted a bonus
 token is appended. Output length is data dependent (1 .. n_draft + 1 tokens).
 """
+
 import torch
 import torch.nn as nn
 from torch.export import Dim
@@ -21,7 +22,7 @@ class TinyLM(nn.Module):
     def encode(self, tokens):
         h = torch.zeros(1, self.cell.hidden_size)
         for i in range(tokens.shape[0]):
-            h = self.cell(self.emb(tokens[i:i + 1]), h)
+            h = self.cell(self.emb(tokens[i : i + 1]), h)
         return h
 
     def step(self, h, tok):
@@ -34,7 +35,7 @@ class TinyLM(nn.Module):
 class SpeculativeDecoder(nn.Module):
     def __init__(self, vocab=64, accept_ratio=0.6):
         super().__init__()
-        self.draft = TinyLM(vocab, 32)   # e.g. a pruned / low-bit copy of the target
+        self.draft = TinyLM(vocab, 32)  # e.g. a pruned / low-bit copy of the target
         self.target = TinyLM(vocab, 32)
         self.accept_ratio = accept_ratio
 

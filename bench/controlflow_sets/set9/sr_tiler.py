@@ -6,6 +6,7 @@ to bound memory; flat tiles (low std, e.g. sky) skip the network and use bilinea
 upsampling (`continue`). The network's residual-vs-direct output is a config flag.
 Output: (1, 3, 2H, 2W).
 """
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -16,9 +17,13 @@ class TinySR(nn.Module):
     def __init__(self, ch=16, residual=True):
         super().__init__()
         self.residual = residual
-        self.body = nn.Sequential(nn.Conv2d(3, ch, 3, padding=1), nn.ReLU(),
-                                  nn.Conv2d(ch, ch, 3, padding=1), nn.ReLU(),
-                                  nn.Conv2d(ch, 12, 3, padding=1))
+        self.body = nn.Sequential(
+            nn.Conv2d(3, ch, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(ch, ch, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(ch, 12, 3, padding=1),
+        )
         self.shuffle = nn.PixelShuffle(2)
 
     def forward(self, x):
@@ -43,7 +48,7 @@ class TiledSR(nn.Module):
         for i in range((h + self.tile - 1) // self.tile):
             row = []
             for j in range((w + self.tile - 1) // self.tile):
-                tile = img[..., i * self.tile:(i + 1) * self.tile, j * self.tile:(j + 1) * self.tile]
+                tile = img[..., i * self.tile : (i + 1) * self.tile, j * self.tile : (j + 1) * self.tile]
                 if tile.std() < self.flat_std:
                     row.append(F.interpolate(tile, scale_factor=2, mode="bilinear", align_corners=False))
                     continue

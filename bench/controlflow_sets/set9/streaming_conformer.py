@@ -7,6 +7,7 @@ Layers live in an nn.ModuleList; each block has a config flag for the convolutio
 module and a `self.training`-only dropout path (plain Python).
 Output: (1, T, 64) encoder states.
 """
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -20,7 +21,9 @@ class ConformerBlock(nn.Module):
         self.norm_att = nn.LayerNorm(d)
         self.att = nn.MultiheadAttention(d, heads, batch_first=True)
         self.use_conv = use_conv
-        self.conv = nn.Sequential(nn.Conv1d(d, d, 5, padding=2, groups=d), nn.BatchNorm1d(d), nn.SiLU(), nn.Conv1d(d, d, 1))
+        self.conv = nn.Sequential(
+            nn.Conv1d(d, d, 5, padding=2, groups=d), nn.BatchNorm1d(d), nn.SiLU(), nn.Conv1d(d, d, 1)
+        )
         self.p_drop = p_drop
 
     def forward(self, x):
@@ -54,8 +57,8 @@ class StreamingEncoder(nn.Module):
         cache = torch.zeros(1, self.left, self.d)
         outs = []
         for c in range(x.shape[1] // self.chunk):
-            cur = x[:, c * self.chunk:(c + 1) * self.chunk]
-            raw = feats[:, c * self.chunk:(c + 1) * self.chunk]
+            cur = x[:, c * self.chunk : (c + 1) * self.chunk]
+            raw = feats[:, c * self.chunk : (c + 1) * self.chunk]
             if raw.abs().max() < self.silence:
                 outs.append(torch.zeros(1, self.chunk, self.d))
                 cache = torch.zeros(1, self.left, self.d)
@@ -63,8 +66,8 @@ class StreamingEncoder(nn.Module):
             h = torch.cat([cache, cur], dim=1)
             for layer in self.layers:
                 h = layer(h)
-            outs.append(h[:, -self.chunk:])
-            cache = cur[:, -self.left:]
+            outs.append(h[:, -self.chunk :])
+            cache = cur[:, -self.left :]
         return torch.cat(outs, dim=1)[:, :t]
 
 

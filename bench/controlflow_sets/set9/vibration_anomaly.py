@@ -7,6 +7,7 @@ scanned (`for` over a dynamic count, `continue` on normal windows) and consecuti
 anomalous windows are merged into segments by a small state machine.
 Outputs: anomaly score (1,), segments (K, 2) as [start_sample, end_sample) floats (K data-dependent, may be 0).
 """
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -16,10 +17,17 @@ from torch.export import Dim
 class ConvAE(nn.Module):
     def __init__(self):
         super().__init__()
-        self.enc = nn.Sequential(nn.Conv1d(1, 8, 7, stride=2, padding=3), nn.ReLU(),
-                                 nn.Conv1d(8, 16, 7, stride=2, padding=3), nn.ReLU())
-        self.dec = nn.Sequential(nn.ConvTranspose1d(16, 8, 4, stride=2, padding=1), nn.ReLU(),
-                                 nn.ConvTranspose1d(8, 1, 4, stride=2, padding=1))
+        self.enc = nn.Sequential(
+            nn.Conv1d(1, 8, 7, stride=2, padding=3),
+            nn.ReLU(),
+            nn.Conv1d(8, 16, 7, stride=2, padding=3),
+            nn.ReLU(),
+        )
+        self.dec = nn.Sequential(
+            nn.ConvTranspose1d(16, 8, 4, stride=2, padding=1),
+            nn.ReLU(),
+            nn.ConvTranspose1d(8, 1, 4, stride=2, padding=1),
+        )
 
     def forward(self, x):
         return self.dec(self.enc(x))
@@ -49,13 +57,19 @@ class VibrationAnomaly(nn.Module):
         for w in range(werr.shape[0]):
             if werr[w] < self.window_thr:
                 if seg_start >= 0:
-                    segments.append(torch.tensor([seg_start * self.window, w * self.window], dtype=torch.float32))
+                    segments.append(
+                        torch.tensor([seg_start * self.window, w * self.window], dtype=torch.float32)
+                    )
                     seg_start = -1
                 continue
             if seg_start < 0:
                 seg_start = w
         if seg_start >= 0:
-            segments.append(torch.tensor([seg_start * self.window, min(werr.shape[0] * self.window, t)], dtype=torch.float32))
+            segments.append(
+                torch.tensor(
+                    [seg_start * self.window, min(werr.shape[0] * self.window, t)], dtype=torch.float32
+                )
+            )
         if len(segments) == 0:
             return score, torch.zeros(0, 2)
         return score, torch.stack(segments)
@@ -85,7 +99,9 @@ def dynamic_shapes():
 
 def verify_inputs():
     return [
-        _sig(512, 2),                                                   # healthy -> early return
-        _sig(1000, 3, bursts=((0, 100, 3.0), (600, 700, 3.0), (930, 1000, 3.0))),  # padded, 3 segments, open at end
-        _sig(640, 4, amp=1.15),                                         # elevated but no window above thr
+        _sig(512, 2),  # healthy -> early return
+        _sig(
+            1000, 3, bursts=((0, 100, 3.0), (600, 700, 3.0), (930, 1000, 3.0))
+        ),  # padded, 3 segments, open at end
+        _sig(640, 4, amp=1.15),  # elevated but no window above thr
     ]

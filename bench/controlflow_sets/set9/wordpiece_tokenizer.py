@@ -7,13 +7,49 @@ hash with a different seed). A tensor-conditioned `while` walks the text, an inn
 with `continue`, and words with no match become [UNK]. Output: token ids (data-dependent
 length) framed by [CLS] ... [SEP].
 """
+
 import torch
 import torch.nn as nn
 from torch.export import Dim
 
-VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "play", "the", "music", "turn", "on", "off", "light",
-         "##s", "##ing", "##ed", "set", "alarm", "for", "seven", "un", "##lock", "##able", "call",
-         "mom", "wake", "me", "up", "at", "##er", "to", "a", "b", "c", "##a", "##e", "##o", "##t"]
+VOCAB = [
+    "[PAD]",
+    "[UNK]",
+    "[CLS]",
+    "[SEP]",
+    "play",
+    "the",
+    "music",
+    "turn",
+    "on",
+    "off",
+    "light",
+    "##s",
+    "##ing",
+    "##ed",
+    "set",
+    "alarm",
+    "for",
+    "seven",
+    "un",
+    "##lock",
+    "##able",
+    "call",
+    "mom",
+    "wake",
+    "me",
+    "up",
+    "at",
+    "##er",
+    "to",
+    "a",
+    "b",
+    "c",
+    "##a",
+    "##e",
+    "##o",
+    "##t",
+]
 
 
 def piece_hash(codes, pows, cont):
@@ -48,7 +84,7 @@ class WordPiece(nn.Module):
             end = torch.clamp(start + self.max_piece, max=n)
             found = -1
             while end > start:
-                seg = chars[int(start):int(end)]
+                seg = chars[int(start) : int(end)]
                 if (seg == 32).any():  # a piece never crosses a space
                     end = end - 1
                     continue
@@ -88,8 +124,8 @@ def dynamic_shapes():
 
 def verify_inputs():
     return [
-        _text("  "),                              # only spaces: no pieces
-        _text("unlockable alarms xyz playing"),   # continuation pieces + UNK word
+        _text("  "),  # only spaces: no pieces
+        _text("unlockable alarms xyz playing"),  # continuation pieces + UNK word
         _text("wake me up at seven"),
-        _text("qq"),                              # single unknown word
+        _text("qq"),  # single unknown word
     ]

@@ -7,6 +7,7 @@ below the threshold, walked down to its local minimum with a tensor `while`, the
 `break`. If no lag passes, the frame is unvoiced and the pre-loop value (-1) survives.
 Outputs: f0 in Hz (1,) and confidence (1,).
 """
+
 import torch
 import torch.nn as nn
 from torch.export import Dim
@@ -31,7 +32,7 @@ class YinPitch(nn.Module):
         max_lag = n // 2
         diffs = [torch.zeros(())]
         for tau in range(1, max_lag):
-            d = x[: n - max_lag] - x[tau: tau + n - max_lag]
+            d = x[: n - max_lag] - x[tau : tau + n - max_lag]
             diffs.append((d * d).sum())
         diff = torch.stack(diffs)
         taus = torch.arange(1, max_lag, dtype=x.dtype)
@@ -44,7 +45,7 @@ class YinPitch(nn.Module):
                 best = tau
                 break
         if best < 0:
-            return torch.zeros(1), (1.0 - cmnd[self.min_lag:].min()).clamp(0, 1).view(1)
+            return torch.zeros(1), (1.0 - cmnd[self.min_lag :].min()).clamp(0, 1).view(1)
         # parabolic interpolation around the minimum
         a, b, c = cmnd[best - 1], cmnd[best], cmnd[best + 1]
         denom = (a - 2 * b + c).clamp_min(1e-6)  # >= 0 at a local minimum
@@ -76,8 +77,8 @@ def dynamic_shapes():
 def verify_inputs():
     g = torch.Generator().manual_seed(7)
     return [
-        (torch.zeros(1, 400),),                        # silence -> early return
-        (torch.randn(1, 256, generator=g) * 0.5,),     # noise -> unvoiced (no lag passes)
-        (_tone(1024, 110.0, noise=0.02, seed=3),),     # low string, voiced
-        (_tone(300, 330.0, amp=0.3),),                 # short frame, high string
+        (torch.zeros(1, 400),),  # silence -> early return
+        (torch.randn(1, 256, generator=g) * 0.5,),  # noise -> unvoiced (no lag passes)
+        (_tone(1024, 110.0, noise=0.02, seed=3),),  # low string, voiced
+        (_tone(300, 330.0, amp=0.3),),  # short frame, high string
     ]
