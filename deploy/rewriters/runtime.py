@@ -15,14 +15,11 @@ from deploy.rewriters.casts import (
     transposed,
 )
 from deploy.rewriters.choice import pick
+from deploy.rewriters.logic import and_, compare, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
 from deploy.rewriters.operators import (
-    and_,
-    compare,
     if_expr,
     if_stmt,
-    not_,
-    or_,
     python_predicate,
     python_true,
 )

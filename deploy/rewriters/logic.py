@@ -1,0 +1,106 @@
+"""The boolean operators of converted tests: ``and``/``or``/``not`` (short-circuiting on Python
+values, logical ops on tensors) and single comparisons (a dynamic size compared as a 0-d tensor, so
+a branch on it stays a cond for every size; the comparison's SymBool is kept for size_clamps)."""
+
+from __future__ import annotations
+
+import torch
+
+from deploy.rewriters.size_branches import mark_combined, mark_negated, mark_size_predicate
+from deploy.rewriters.values import (
+    as_predicate,
+    as_tensor_value,
+    is_sym_bool,
+    is_sym_int,
+    is_symbolic,
+    is_tracing,
+)
+
+
+def _bool_tensor(value: object) -> torch.Tensor:
+    if isinstance(value, torch.Tensor):
+        return as_predicate(value)
+    if is_sym_bool(value):
+        return as_tensor_value(value)
+    return torch.full((), bool(value), dtype=torch.bool)
+
+
+def and_(*thunks) -> object:
+    """``a and b and ...``: short-circuits on Python values, logical_and on tensors."""
+    value = thunks[0]()
+    for thunk in thunks[1:]:
+        if is_symbolic(value):
+            other = thunk()
+            value = mark_combined(
+                torch.logical_and(_bool_tensor(value), _bool_tensor(other)), value, other, "and"
+            )
+        elif not value:
+            return value
+        else:
+            value = thunk()
+    return value
+
+
+def or_(*thunks) -> object:
+    """``a or b or ...``: short-circuits on Python values, logical_or on tensors."""
+    value = thunks[0]()
+    for thunk in thunks[1:]:
+        if is_symbolic(value):
+            other = thunk()
+            value = mark_combined(
+                torch.logical_or(_bool_tensor(value), _bool_tensor(other)), value, other, "or"
+            )
+        elif value:
+            return value
+        else:
+            value = thunk()
+    return value
+
+
+def not_(value: object) -> object:
+    """``not a``: logical_not on tensors, sym_not on symbolic sizes."""
+    if is_symbolic(value):
+        if is_sym_bool(value):
+            return torch.sym_not(value)
+        return mark_negated(torch.logical_not(as_predicate(value)), value)
+    return not value
+
+
+_COMPARE = {
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+}
+
+
+def _size_tensor(value: object) -> object:
+    if is_sym_int(value):
+        return as_tensor_value(value)
+    return value
+
+
+def _is_size(value: object) -> bool:
+    return is_sym_int(value) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _float_tensor(value: object) -> object:
+    # an unbacked float (``top = x.max().item()``) compared as a 0-d tensor: conds whose branches
+    # compare it again cannot trace SymFloat arithmetic
+    if isinstance(value, torch.SymFloat):
+        return torch.full((), 1.0, dtype=torch.float64) * value
+    return value
+
+
+def compare(left: object, operator: str, right: object) -> object:
+    """``left <op> right`` in a test; a dynamic size operand is compared as a 0-d tensor while
+    exporting, so the branch stays a cond for every size in the dynamic range (sizes 0 and 1 too)."""
+    if is_tracing() and (is_sym_int(left) or is_sym_int(right)):
+        test = _COMPARE[operator](left, right) if _is_size(left) and _is_size(right) else None
+        left, right = _size_tensor(left), _size_tensor(right)
+        return mark_size_predicate(_COMPARE[operator](left, right), test)
+    if is_tracing() and (isinstance(left, torch.SymFloat) or isinstance(right, torch.SymFloat)):
+        left, right = _float_tensor(left), _float_tensor(right)
+    return _COMPARE[operator](left, right)
