@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 
 import torch
-from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, guard_or_false, statically_known_true
 from torch.utils import _pytree as pytree
 
 from deploy.rewriters import sites
@@ -139,9 +139,12 @@ def same_shape(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 
 def same_size(a, b) -> bool:
-    # inside a body dynamo traces a symbolic size poses as an int: ``a == b`` would be a guard
     if isinstance(a, int) and isinstance(b, int) and not (is_sym_int(a) or is_sym_int(b)):
         return a == b
+    if torch.compiler.is_dynamo_compiling():
+        # inside a body dynamo traces, symbolic sizes pose as ints: sizes with example values are
+        # compared (a guard, as before), an unbacked one (a filtered list's length) is not the same
+        return guard_or_false(a == b)
     return statically_known_true(a == b)
 
 

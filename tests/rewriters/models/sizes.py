@@ -134,6 +134,31 @@ class OneOrMany(nn.Module):
         return p if p.numel() > 1 else p.reshape(1) * 2
 
 
+class ChunkedStream(nn.Module):
+    """Chunks of a stream: silent chunks append zeros and `continue`; the others run a
+    ModuleList (a Python loop inside the converted body) with a left-context cache."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(4, 4) for _ in range(2))
+
+    def forward(self, x):
+        cache = torch.zeros(1, 2, 4)
+        outs = []
+        for c in range(x.shape[1] // 4):
+            cur = x[:, c * 4 : (c + 1) * 4]
+            if cur.abs().max() < 1e-3:
+                outs.append(torch.zeros(1, 4, 4))
+                cache = torch.zeros(1, 2, 4)
+                continue
+            h = torch.cat([cache, cur], dim=1)
+            for layer in self.layers:
+                h = torch.tanh(layer(h))
+            outs.append(h[:, -4:])
+            cache = cur[:, -2:]
+        return torch.cat(outs, dim=1)
+
+
 def _seq(*lengths):
     g = torch.Generator().manual_seed(3)
     return [(torch.randn(2, 3, n, generator=g),) for n in lengths]
@@ -207,5 +232,16 @@ CASES = [
         [(torch.randn(1, 5),), (torch.randn(2, 5),), (torch.randn(40, 5),)],
         ({0: torch.export.Dim("batch", min=1, max=64)},),
         constructs=("ifexp->cond",),
+    ),
+    Case(
+        "stream_chunks_skip_silence",
+        seeded(ChunkedStream),
+        (torch.randn(1, 12, 4),),
+        [
+            (torch.randn(1, 4, 4),),
+            (torch.cat([torch.randn(1, 5, 4), torch.zeros(1, 8, 4), torch.randn(1, 3, 4)], 1),),
+        ],
+        ({1: torch.export.Dim("frames", min=4, max=64)},),
+        constructs=("for->while_loop",),
     ),
 ]
