@@ -78,12 +78,38 @@ def lower_resize(ctx: LoweringContext, node: ir.Node) -> Value:
     from deploy.runtimes.tflite.ops.resize_runtime import runtime_resize
 
     reasons = []
-    for method in (native_resize, matrix_resize, runtime_resize):
+    for method in (halving_resize, native_resize, matrix_resize, runtime_resize):
         try:
             return method(ctx, node)
         except Unsupported as exc:
             reasons.append(str(exc))
     raise Unsupported("; ".join(dict.fromkeys(reasons)))
+
+
+def halving_resize(ctx: LoweringContext, node: ir.Node) -> Value:
+    """A bilinear Resize by exactly 0.5 with half-pixel coordinates over run-time sizes: each output
+    pixel sits halfway between two input pixels on each axis (source 2 * i + 0.5), so it is their
+    mean, a 2x2 AVERAGE_POOL_2D with stride 2 (VALID: an odd last row is dropped, as floor(H / 2)
+    drops it). TFLite's RESIZE_BILINEAR would map coordinates with in/out, not the scale."""
+    x = ctx.input(node, 0)
+    scales = ctx.input(node, 2) if node.op_type == "Resize" and len(node.inputs) > 2 else None
+    if (
+        x.rank != 4
+        or None not in x.shape[2:]
+        or scales is None
+        or scales.const is None
+        or list(scales.const) != [1.0, 1.0, 0.5, 0.5]
+        or attr(node, "mode", "nearest") != "linear"
+        or attr(node, "coordinate_transformation_mode", "half_pixel")
+        not in ("half_pixel", "pytorch_half_pixel")
+        or attr(node, "antialias", 0)
+    ):
+        raise Unsupported("not a bilinear halving over run-time sizes")
+    options = schema.Pool2DOptionsT()
+    options.padding, options.strideH, options.strideW = schema.Padding.VALID, 2, 2
+    options.filterHeight, options.filterWidth = 2, 2
+    shape = (*x.shape[:2], *(None if d is None else d // 2 for d in x.shape[2:]))
+    return ctx.emit(OPS.AVERAGE_POOL_2D, [ctx.tensor(x, NHWC)], shape, x.dtype, perm=NHWC, options=options)
 
 
 def native_resize(ctx: LoweringContext, node: ir.Node) -> Value:
@@ -107,7 +133,11 @@ def native_resize(ctx: LoweringContext, node: ir.Node) -> Value:
             f"Resize mode={mode} coordinate_transformation_mode={coordinates} nearest_mode={nearest}"
         )
     align, half = FLAGS[key]
-    size, scaled = output_size(ctx, node, x)
+    runtime_sizes = _runtime_sizes(ctx, node)
+    if runtime_sizes is not None:  # sizes computed by the graph: TFLite maps with in/out as ONNX does
+        size, scaled = [None, None], False
+    else:
+        size, scaled = output_size(ctx, node, x)
     if mode == "linear":
         code, options = OPS.RESIZE_BILINEAR, schema.ResizeBilinearOptionsT()
     else:
@@ -116,10 +146,28 @@ def native_resize(ctx: LoweringContext, node: ir.Node) -> Value:
     if scaled:  # (H, W) * whole scales at run time; TFLite's in/out mapping is then ONNX's 1/scale
         shape = (*x.shape[:2], *(d * s if d is not None else None for d, s in zip(x.shape[2:], size)))
         sizes = _scaled_sizes(ctx, x, size)
+    elif runtime_sizes is not None:
+        shape = (*x.shape[:2], *(out_shape(node) or (None,) * 4)[2:])
+        sizes = runtime_sizes
     else:
         shape = (*x.shape[:2], *size)
         sizes = ctx.int32_tensor(size)
     return ctx.emit(code, [ctx.tensor(x, NHWC), sizes], shape, x.dtype, perm=NHWC, options=options)
+
+
+def _runtime_sizes(ctx: LoweringContext, node: ir.Node) -> int | None:
+    """An int32 [H, W] tensor from a Resize's run-time ``sizes`` input (N, C, H, W); None otherwise."""
+    if node.op_type != "Resize" or len(node.inputs) < 4 or node.inputs[3] is None:
+        return None
+    sizes = ctx.input(node, 3)
+    if sizes is None or sizes.const is not None or sizes.shape != (4,):
+        return None
+    gather = schema.GatherOptionsT()
+    gather.axis = 0
+    spatial = ctx.emit(
+        OPS.GATHER, [ctx.native(sizes), ctx.int32_tensor([2, 3])], (2,), sizes.dtype, options=gather
+    )
+    return ctx.native(ctx.cast(spatial, np.int32))
 
 
 def _scaled_sizes(ctx: LoweringContext, x: Value, scales: list[int]) -> int:
