@@ -10,6 +10,7 @@ from deploy.runtimes.tflite.ops import (  # noqa: F401
     loops,
     matmul,
     normalization,
+    padding,
     recurrent,
     reduction,
     resize,
