@@ -27,30 +27,22 @@ def _bool_tensor(value: object) -> torch.Tensor:
 
 def and_(*thunks) -> object:
     """``a and b and ...``: short-circuits on Python values, logical_and on tensors."""
-    value = thunks[0]()
-    for thunk in thunks[1:]:
-        if is_symbolic(value):
-            other = thunk()
-            value = mark_combined(
-                torch.logical_and(_bool_tensor(value), _bool_tensor(other)), value, other, "and"
-            )
-        elif not value:
-            return value
-        else:
-            value = thunk()
-    return value
+    return _chain(thunks, "and")
 
 
 def or_(*thunks) -> object:
     """``a or b or ...``: short-circuits on Python values, logical_or on tensors."""
+    return _chain(thunks, "or")
+
+
+def _chain(thunks, how: str) -> object:
+    combine = torch.logical_and if how == "and" else torch.logical_or
     value = thunks[0]()
     for thunk in thunks[1:]:
         if is_symbolic(value):
             other = thunk()
-            value = mark_combined(
-                torch.logical_or(_bool_tensor(value), _bool_tensor(other)), value, other, "or"
-            )
-        elif value:
+            value = mark_combined(combine(_bool_tensor(value), _bool_tensor(other)), value, other, how)
+        elif bool(value) != (how == "and"):  # `and` stops at a falsy value, `or` at a truthy one
             return value
         else:
             value = thunk()

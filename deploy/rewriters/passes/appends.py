@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.passes.base import Context, Pass, call, name, rt
-from deploy.rewriters.passes.continues import _append_of
+from deploy.rewriters.passes.continues import append_target
 
 
 class ConditionalAppends(Pass):
@@ -27,7 +27,7 @@ class ConditionalAppends(Pass):
         out = []
         for stmt in stmts:
             if isinstance(stmt, ast.If):
-                target = _append_of(stmt.body[0]) if len(stmt.body) == 1 and not stmt.orelse else None
+                target = append_target(stmt.body[0]) if len(stmt.body) == 1 and not stmt.orelse else None
                 if target is not None:
                     value = ast.Lambda(
                         ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),

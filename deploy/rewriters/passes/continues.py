@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name
-from deploy.rewriters.passes.base import rt as _runtime
+from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rt
 from deploy.rewriters.passes.breaks import is_range_loop
 
 
-def _append_of(stmt: ast.stmt) -> str | None:
+def append_target(stmt: ast.stmt) -> str | None:
     if (
         isinstance(stmt, ast.Expr)
         and isinstance(stmt.value, ast.Call)
@@ -67,7 +66,7 @@ def _paths(stmts: list[ast.stmt], target: str) -> set[tuple[int, str]] | None:
             stmt, (ast.Break, ast.For, ast.While, ast.Try, ast.With, ast.FunctionDef, ast.Return)
         ):
             return None
-        elif _append_of(stmt) == target:
+        elif append_target(stmt) == target:
             paths = done | {(n + 1, "") for n, _ in ongoing}
         elif any(isinstance(n, ast.Name) and n.id == target for n in ast.walk(stmt)):
             return None  # the list is read or changed otherwise
@@ -88,7 +87,7 @@ def _rewrite_body(stmts: list[ast.stmt], target: str, temp: str, flag: str | Non
     for stmt in stmts:
         if isinstance(stmt, ast.Continue):
             out.append(ast.copy_location(ast.Break(), stmt))
-        elif _append_of(stmt) == target:
+        elif append_target(stmt) == target:
             out.append(ast.copy_location(ast.Assign([name(temp, True)], stmt.value.args[0]), stmt))
             if flag is not None:
                 kept = ast.Assign([name(flag, True)], ast.Constant(True))
@@ -112,10 +111,10 @@ class OneAppendPerIteration(Pass):
 
     def rewrite(self, loop: ast.For, ctx: Context) -> None:
         has_continue = any(isinstance(s, ast.Continue) for s in _own_statements(loop.body))
-        targets = {_append_of(s) for s in _own_statements(loop.body)} - {None}
+        targets = {append_target(s) for s in _own_statements(loop.body)} - {None}
         # without `continue`: appends inside the branches of an `if` (`if p: outs.append(a) else:
         # outs.append(b)`) become one assignment per branch and one append after them
-        in_branches = any(_append_of(s) for s in _own_statements(loop.body) if s not in loop.body)
+        in_branches = any(append_target(s) for s in _own_statements(loop.body) if s not in loop.body)
         if loop.orelse or not (has_continue or in_branches) or not targets:
             return None
         masked = {}
@@ -146,7 +145,7 @@ class OneAppendPerIteration(Pass):
         appends += [_append(masks[target], flag) for target, flag in masked.items()]
         before = [ast.Assign([name(m, True)], ast.List([], ast.Load())) for m in masks.values()]
         after = [
-            ast.Assign([name(target, True)], call(_runtime("compact"), name(target), name(m)))
+            ast.Assign([name(target, True)], call(rt("compact"), name(target), name(m)))
             for target, m in masks.items()
         ]
         for stmt in (*inits, *appends, *before, *after):

@@ -34,6 +34,9 @@ def transpose_conv(
     """The cropped NHWC output of TRANSPOSE_CONV(weights, tensor) for run-time spatial sizes; returns
     (tensor index, NHWC shape with None for run-time dims)."""
     rank = len(kernel)
+    pads = list(attr(node, "pads") or [0] * (2 * rank))
+    if any(p < 0 for p in pads):  # refused before any operator is written
+        raise Unsupported("ConvTranspose with negative pads over run-time sizes")
     options = schema.ShapeOptionsT()
     options.outType = schema.TensorType.INT32
     dims = ctx.new_tensor((4,), np.int32, name="in_shape")
@@ -48,7 +51,6 @@ def transpose_conv(
     spatial = [None if d is None else s * (d - 1) + k for d, s, k in zip(shape[1:3], strides, kernel)]
     full = ctx.new_tensor((shape[0], *spatial, channels), np.float32, name="convT")
     ctx.sg.add_op(OPS.TRANSPOSE_CONV, [full_shape, weights, tensor, -1], [full], conv)
-    pads = list(attr(node, "pads") or [0] * (2 * rank))
     n = len(pads) // 2
     begins, ends = pads[:n], pads[n:]
     if n == 1:  # 1-D: the unit height is not cut
@@ -60,6 +62,4 @@ def transpose_conv(
     out = ctx.new_tensor((shape[0], *out_spatial, channels), np.float32, name="crop")
     inputs = [full, ctx.int32_tensor([0, *begins, 0]), ctx.int32_tensor([0, *(-e for e in ends), 0])]
     ctx.sg.add_op(OPS.STRIDED_SLICE, [*inputs, ctx.int32_tensor([1, 1, 1, 1])], [out], cut)
-    if any(b < 0 or e < 0 for b, e in zip(begins, ends)):
-        raise Unsupported("ConvTranspose with negative pads over run-time sizes")
     return out, (shape[0], *out_spatial, channels)
