@@ -13,7 +13,7 @@ import torch
 from deploy.errors import DeployError, NotDeployableError
 from deploy.exporter.portable_ops import portable_ops
 from deploy.exporter.range_guards import export_with_range_checked_guards
-from deploy.exporter.shapes import grow_small_dims
+from deploy.exporter.shapes import grow_small_dims, shared_dims_known_equal
 from deploy.exporter.source import source_window, user_frame_in_message
 from deploy.quiet import quiet_torch
 from deploy.rewriters import trusting_size_branches
@@ -32,7 +32,12 @@ def export_program(
     first: BaseException | None = None
     for strict in (False, True):
         try:
-            with torch.no_grad(), quiet_torch(), portable_ops():
+            with (
+                torch.no_grad(),
+                quiet_torch(),
+                portable_ops(),
+                _equal(module, traced_inputs, dynamic_shapes),
+            ):
                 ep = torch.export.export(module, traced_inputs, dynamic_shapes=dynamic_shapes, strict=strict)
             if strict:
                 notes.append("non-strict export failed; exported with strict=True")
@@ -51,6 +56,9 @@ def export_program(
     raise explain_export_failure(first, module) from first
 
 
+_equal = shared_dims_known_equal
+
+
 def _is_specialisation(exc: BaseException) -> bool:
     message = str(exc)
     return "Constraints violated" in message or "specialized it to be a constant" in message
@@ -61,7 +69,13 @@ def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str]):
     dropped (deploy.rewriters.size_branches); None when that is not the cause or does not help."""
     torch._dynamo.reset()
     try:
-        with torch.no_grad(), quiet_torch(), portable_ops(), trusting_size_branches() as trust:
+        with (
+            torch.no_grad(),
+            quiet_torch(),
+            portable_ops(),
+            trusting_size_branches() as trust,
+            _equal(module, inputs, dynamic_shapes),
+        ):
             ep = torch.export.export(module, inputs, dynamic_shapes=dynamic_shapes, strict=False)
     except DeployError:
         raise
@@ -81,7 +95,7 @@ def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str]):
     its range instead (deploy.exporter.range_guards); None when that does not give a program."""
     torch._dynamo.reset()
     try:
-        with torch.no_grad(), quiet_torch(), portable_ops():
+        with torch.no_grad(), quiet_torch(), portable_ops(), _equal(module, inputs, dynamic_shapes):
             found = export_with_range_checked_guards(module, inputs, dynamic_shapes)
     except DeployError:
         raise

@@ -6,7 +6,9 @@ marked dynamic must stay dynamic, so tracing uses a copy of the example grown to
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +72,44 @@ def grow_small_dims(module: torch.nn.Module, inputs: tuple, dynamic_shapes: Any)
                 f"input {i} dim {dim} has example size {tensor.shape[dim]}: traced with size 2 so it stays dynamic"
             )
     return tuple(grown), notes
+
+
+@contextlib.contextmanager
+def shared_dims_known_equal(module: torch.nn.Module, inputs: tuple, dynamic_shapes: Any) -> Iterator[None]:
+    """While exporting, dims that share one ``Dim`` are told equal before ``forward`` runs.
+
+    Non-strict torch.export gives each input dim its own symbol and checks their equality only at
+    the end, so code comparing such sizes inside a branch (``torch.cond`` outputs sized by one input
+    against another input) cannot prove them equal. A ``torch._check`` per pair makes them one size.
+    """
+    groups: dict[str, list[tuple[int, int]]] = {}
+    for i, entry in enumerate(positional_spec(module, inputs, dynamic_shapes)):
+        for dim in _marked_dims(entry):
+            value = entry[dim] if isinstance(entry, dict) else list(entry)[dim]
+            name = getattr(value, "__name__", None)
+            if isinstance(name, str) and not hasattr(value, "root"):  # a derived dim (2 * n) is not shared
+                groups.setdefault(name, []).append((i, dim))
+    pairs = [(members[0], other) for members in groups.values() for other in members[1:]]
+    if not pairs:
+        yield
+        return
+
+    def check(_module: torch.nn.Module, args: tuple) -> None:
+        for (i, d), (j, e) in pairs:
+            if (
+                i < len(args)
+                and j < len(args)
+                and all(isinstance(a, torch.Tensor) for a in (args[i], args[j]))
+            ):
+                a, b = args[i].shape[d], args[j].shape[e]
+                if isinstance(a, torch.SymInt) or isinstance(b, torch.SymInt):
+                    torch._check(a == b)
+
+    handle = module.register_forward_pre_hook(check)
+    try:
+        yield
+    finally:
+        handle.remove()
 
 
 def dynamic_dims(ep: torch.export.ExportedProgram) -> list[DynamicDim]:

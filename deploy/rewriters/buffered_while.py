@@ -11,6 +11,13 @@ the most iterations still possible (``max_len - step``). The loop runs as plain 
 test is a Python value; from the first tensor test on, a ``while_loop`` writes each appended value
 into a buffer of that capacity and counts the iterations; the list is then the Python prefix plus
 the first ``count`` rows (a data-dependent length, like greedy decoding with `for ... break`).
+
+Without such a bound (``while pos < T: beats.append(pos); ...``) nothing bounds the number of rows
+before the loop has run, and a graph loop's values keep one shape. The loop then runs twice: a
+``while_loop`` that only counts its iterations, then one of exactly that many iterations writing
+each appended value into a buffer of that many rows. The body is a pure function of the loop's
+values (graph-op bodies cannot have side effects), so both runs take the same steps; the cost is
+the loop's compute twice.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, 
 
 def _probe_appended(body_fn, carried: tuple) -> list[torch.Tensor]:
     """The values one iteration would append (traced with guards suppressed; the nodes are dead)."""
-    mode = torch._guards.detect_fake_mode()
+    mode = None if torch.compiler.is_dynamo_compiling() else torch._guards.detect_fake_mode()
     if mode is None or mode.shape_env is None:
         _, appended = body_fn(*fresh_copies(carried))
     else:
@@ -50,6 +57,8 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
         return args, lists
     site = sites.get_site(site_id)
     room = capacity(*args)
+    if room is None:
+        return _count_then_fill(cond_fn, body_fn, args, lists, site_id, names)
     if not isinstance(room, int) or is_symbolic(room):
         raise site.error(
             "this loop appends to a list, and its step counter bound is not a Python number when the test "
@@ -88,3 +97,46 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
     )
     sites.mark_emitted(site_id, "while->while_loop")
     return tuple(result[1 : 1 + size]), stacked
+
+
+def _count_then_fill(cond_fn, body_fn, args: tuple, lists: tuple, site_id: int, names: tuple):
+    """The unbounded case of buffered_while (see module docstring); returns (carried, lists)."""
+    site = sites.get_site(site_id)
+    carried = carry(args, names, site)
+    size = len(carried)
+    examples = [acc[-1] if acc else None for acc in lists]
+    if any(not isinstance(e, torch.Tensor) for e in examples):
+        examples = _probe_appended(body_fn, carried)
+
+    def count_cond(count, *values):
+        return as_predicate(as_tensor_value(cond_fn(*values))).clone()
+
+    def count_body(count, *values):
+        new_values, _ = body_fn(*fresh_copies(values))
+        return (count + 1, *(as_tensor_value(v).clone() for v in new_values))
+
+    zero = torch.zeros((), dtype=torch.int64)
+    counted = in_loop_body(while_loop, count_cond, count_body, (zero, *fresh_copies(carried)))
+    total = counted[0].item()
+    torch._check_is_size(total)
+    buffers = [torch.zeros((total, *e.shape), dtype=e.dtype) for e in examples]
+    limit = counted[0].clone()  # carried: a loop's cond cannot close over an unbacked size
+
+    def fill_cond(count, bound, *rest):
+        test = as_predicate(as_tensor_value(cond_fn(*rest[:size])))
+        return torch.logical_and(count < bound, test)
+
+    def fill_body(count, bound, *rest):
+        values, old_buffers = rest[:size], rest[size:]
+        new_values, appended = body_fn(*fresh_copies(values))
+        new_buffers = [
+            buffer.index_copy(0, count.reshape(1), as_tensor_value(value).to(buffer.dtype).unsqueeze(0))
+            for buffer, value in zip(old_buffers, appended)
+        ]
+        cloned = tuple(as_tensor_value(v).clone() for v in new_values)
+        return (count + 1, bound.clone(), *cloned, *new_buffers)
+
+    result = in_loop_body(while_loop, fill_cond, fill_body, (zero.clone(), limit, *carried, *buffers))
+    stacked = tuple(StackedList(acc, buffer) for acc, buffer in zip(lists, result[2 + size :]))
+    sites.mark_emitted(site_id, "while->while_loop")
+    return tuple(result[2 : 2 + size]), stacked

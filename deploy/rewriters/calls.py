@@ -29,3 +29,13 @@ def call(fn, *args, **kwargs):
             return fn(*args, **kwargs)
         converted = convert_function(target)
     return converted(fn.__self__, *args, **kwargs) if bound else converted(*args, **kwargs)
+
+
+def call_method(owner, name: str, *args, **kwargs):
+    """``owner.name(...)`` where ``owner`` is an attribute of ``self`` (``self.draft.encode(x)``):
+    a submodule's method runs converted; a tensor's or any other object's runs as is (inside a
+    graph op's body dynamo traces this, and cannot look into a tensor method's attributes)."""
+    method = getattr(owner, name)
+    if isinstance(owner, torch.nn.Module):
+        return call(method, *args, **kwargs)
+    return method(*args, **kwargs)

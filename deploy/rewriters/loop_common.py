@@ -8,7 +8,7 @@ import torch
 
 from deploy.rewriters import operators, sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
-from deploy.rewriters.operators import _explain, _nested_deploy_error
+from deploy.rewriters.operators import _explain, _nested_deploy_error, marked_site_error
 from deploy.rewriters.values import Undefined, as_tensor_value, is_sym_bool, is_symbolic, is_tracing
 
 
@@ -46,7 +46,7 @@ def clone_all(values) -> tuple:
 
 
 def loop_error(site: sites.Site, exc: Exception, names: tuple[str, ...]):
-    nested = _nested_deploy_error(exc)
+    nested = _nested_deploy_error(exc) or marked_site_error(exc)
     if nested is not None:
         return nested
     return site.error(

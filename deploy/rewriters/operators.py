@@ -72,6 +72,17 @@ def _nested_deploy_error(exc: BaseException) -> NotDeployableError | None:
     return None
 
 
+def marked_site_error(exc: BaseException) -> NotDeployableError | None:
+    """The error a converted construct raised inside a body dynamo traced (sites.Site.error): the
+    one to show once no fallback worked."""
+    while exc is not None:
+        marked = sites.marked_error(str(exc))
+        if marked is not None:
+            return marked
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
 def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ...], kind: str):
     """torch.cond over two zero-argument branch functions; errors name the user's line."""
     site = sites.get_site(site_id)
@@ -101,9 +112,8 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
         if clamped is None:
             return _fallback(exc, pred, then_fn, else_fn, site, names, kind)
     sites.mark_emitted(site_id, kind)
-    if is_size_predicate(pred):
-        with tracing_branches(pred):
-            bound_new_sizes(result, then_fn, else_fn, _encode)
+    with tracing_branches(pred):
+        result = bound_new_sizes(result, then_fn, else_fn, _encode)
     return pytree.tree_map(_decode, result)
 
 
@@ -129,6 +139,9 @@ def _fallback(
         selected = _stride_fallback(exc, pred, then_fn, else_fn, site.id, kind)
     if selected is not None:
         return selected
+    marked = marked_site_error(exc)
+    if marked is not None:
+        raise marked from exc
     shown = [_user_name(n) for n in names if _user_name(n)]
     assigned = f" ({', '.join(shown)})" if shown else ""
     raise site.error(

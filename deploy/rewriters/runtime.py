@@ -1,6 +1,6 @@
 """The namespace generated code calls as ``_deploy_rt``: every runtime operator in one place."""
 
-from deploy.rewriters.calls import call
+from deploy.rewriters.calls import call, call_method
 from deploy.rewriters.casts import (
     bool_,
     float_,
@@ -23,6 +23,7 @@ from deploy.rewriters.operators import (
     python_predicate,
     python_true,
 )
+from deploy.rewriters.sequences import seq_item, seq_len
 from deploy.rewriters.subscripts import getitem, setitem, span
 from deploy.rewriters.values import Undefined, append_if, cat, compact, stack
 
@@ -32,6 +33,7 @@ __all__ = [
     "append_if",
     "bool_",
     "call",
+    "call_method",
     "cat",
     "compare",
     "compact",
@@ -52,6 +54,8 @@ __all__ = [
     "pick",
     "python_predicate",
     "python_true",
+    "seq_item",
+    "seq_len",
     "setitem",
     "span",
     "stack",

@@ -37,22 +37,19 @@ class Resizing:
 def resize_layouts(then_fn, else_fn, encode) -> Resizing | None:
     """Trace both branches (guards suppressed: a probe, its nodes are dead) and describe how their
     outputs differ; None when they differ in structure, dtype or rank, or not at all."""
-    mode = torch._guards.detect_fake_mode()
-    guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
-    with guards, sites.probing():
-        then_leaves, then_spec = pytree.tree_flatten(pytree.tree_map(encode, then_fn()))
-        else_leaves, else_spec = pytree.tree_flatten(pytree.tree_map(encode, else_fn()))
-        if then_spec != else_spec:
+    probed = _probe(then_fn, else_fn, encode)
+    if probed is None:
+        return None
+    then_leaves, else_leaves, then_spec = probed
+    layouts = []
+    for a, b in zip(then_leaves, else_leaves):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+            layouts.append(None)
+            continue
+        if a.dtype != b.dtype or a.dim() != b.dim():
             return None
-        layouts = []
-        for a, b in zip(then_leaves, else_leaves):
-            if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
-                layouts.append(None)
-                continue
-            if a.dtype != b.dtype or a.dim() != b.dim():
-                return None
-            dims = [x if same_size(x, y) else None for x, y in zip(a.shape, b.shape)]
-            layouts.append(dims if None in dims else None)
+        dims = [x if same_size(x, y) else None for x, y in zip(a.shape, b.shape)]
+        layouts.append(dims if None in dims else None)
     if all(layout is None for layout in layouts):
         return None
     sizes = {
@@ -65,20 +62,48 @@ def resize_layouts(then_fn, else_fn, encode) -> Resizing | None:
     return Resizing(layouts, sizes, then_spec)
 
 
-def bound_new_sizes(result, then_fn, else_fn, encode) -> None:
-    """After a cond whose outputs got new unbacked sizes: bound each by what either branch allows."""
-    leaves = pytree.tree_leaves(result)
+def bound_new_sizes(result, then_fn, else_fn, encode):
+    """``result`` of a cond whose outputs got new unbacked sizes, sized as the branches allow: a size
+    both branches agree on becomes that size (torch.cond gives even ``(n,)`` on both paths a new
+    size), one that differs is bounded by what either branch allows, and outputs whose sizes agree
+    on both paths share one size."""
+    if torch.compiler.is_dynamo_compiling():
+        return result  # a cond nested in a body dynamo traces: sizes are dynamo's to relate
+    leaves, spec = pytree.tree_flatten(result)
     if not any(isinstance(v, torch.Tensor) and free_unbacked_symbols(v.shape) for v in leaves):
-        return
-    resizing = resize_layouts(then_fn, else_fn, encode)
-    if resizing is None:
-        return
+        return result
+    probed = _probe(then_fn, else_fn, encode)
+    if probed is None:
+        return result
     same: dict = {}
-    for (i, d), pair in resizing.sizes.items():
-        size = leaves[i].shape[d]
-        if free_unbacked_symbols(size):
-            check_bounds(size, *pair)
-            _unify(same, pair, size)
+    out = []
+    for leaf, a, b in zip(leaves, *probed[:2]):
+        if not all(isinstance(v, torch.Tensor) for v in (leaf, a, b)) or not leaf.dim() == a.dim() == b.dim():
+            out.append(leaf)
+            continue
+        for d, (then_size, else_size) in enumerate(zip(a.shape, b.shape)):
+            size = leaf.shape[d]
+            if not free_unbacked_symbols(size):
+                continue
+            if same_size(then_size, else_size):
+                torch._check(size == then_size)
+                leaf = _resized(leaf, d, then_size)
+                continue
+            check_bounds(size, then_size, else_size)
+            leaf = _resized(leaf, d, _unify(same, (then_size, else_size), size))
+        out.append(leaf)
+    return pytree.tree_unflatten(out, spec)
+
+
+def _probe(then_fn, else_fn, encode) -> tuple | None:
+    """Both branches' output leaves, traced with guards suppressed (a probe: its nodes are dead);
+    None when they differ in structure."""
+    mode = torch._guards.detect_fake_mode()
+    guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
+    with guards, sites.probing():
+        then_leaves, then_spec = pytree.tree_flatten(pytree.tree_map(encode, then_fn()))
+        else_leaves, else_spec = pytree.tree_flatten(pytree.tree_map(encode, else_fn()))
+    return (then_leaves, else_leaves, then_spec) if then_spec == else_spec else None
 
 
 def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: Resizing):
@@ -116,7 +141,7 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
             if size is None:
                 size = reported[k].item()
                 check_bounds(size, *resizing.sizes[(i, d)])
-                _unify(same, resizing.sizes[(i, d)], size)
+                size = _unify(same, resizing.sizes[(i, d)], size)
                 k += 1
             shape.append(size)
         torch._check(data.shape[0] == math.prod(shape))
@@ -124,13 +149,26 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
     return pytree.tree_map(decode, pytree.tree_unflatten(leaves, resizing.spec))
 
 
-def _unify(same: dict, pair: tuple, size) -> None:
-    """Outputs whose sizes agree on both paths (scores and rows cut by one top-k) get one size."""
+def _unify(same: dict, pair: tuple, size):
+    """Outputs whose sizes agree on both paths (scores and rows cut by one top-k) get one size: the
+    first such output's, checked equal (torch relates unbacked sizes by such facts only one by one,
+    not transitively, so each later output is cut to the first's size)."""
     key = tuple(v.node.expr if isinstance(v, torch.SymInt) else v for v in pair)
-    if key in same:
-        torch._check(size == same[key])
-    else:
+    if key not in same:
         same[key] = size
+        return size
+    torch._check(size == same[key])
+    return same[key]
+
+
+def _resized(leaf: torch.Tensor, dim: int, size) -> torch.Tensor:
+    """``leaf`` whose new unbacked size in ``dim`` was checked equal to ``size``, with ``size`` as its
+    size (a narrow the check proves no-op)."""
+    return leaf if _expr(leaf.shape[dim]) == _expr(size) else leaf.narrow(dim, 0, size)
+
+
+def _expr(size) -> object:
+    return size.node.expr if isinstance(size, torch.SymInt) else size
 
 
 def same_shape(a: torch.Tensor, b: torch.Tensor) -> bool:

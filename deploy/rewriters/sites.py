@@ -8,6 +8,7 @@ running eagerly under ``coverage.record_branches()``.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -51,7 +52,22 @@ class Site:
     emitted: set[str] = field(default_factory=set)  # graph op kinds emitted while tracing
 
     def error(self, message: str) -> NotDeployableError:
+        if torch.compiler.is_dynamo_compiling():
+            # dynamo cannot build a user-defined exception inside a graph op's body: a builtin one
+            # carries the site, and the cond/loop around it raises the real error (nested_error)
+            return RuntimeError(f"[deploy-site {self.id}] {message} [/deploy-site]")  # type: ignore[return-value]
         return NotDeployableError(message, file=self.file, line=self.line, detail=self.window)
+
+
+_MARKED = re.compile(r"\[deploy-site (\d+)\] (.*?) \[/deploy-site\]", re.S)
+
+
+def marked_error(text: str) -> NotDeployableError | None:
+    """The error a site raised inside a body dynamo traced (see Site.error), from ``text``."""
+    found = _MARKED.search(text)
+    if found is None or int(found.group(1)) not in _SITES:
+        return None
+    return get_site(int(found.group(1))).error(found.group(2).replace("\\'", "'"))
 
 
 _SITES: dict[int, Site] = {}

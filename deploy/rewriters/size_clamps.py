@@ -61,6 +61,8 @@ def clamped_branches(pred: object, then_fn, else_fn):
     if bounds is None:
         return None
     low, high = bounds
+    if low <= hint <= high:
+        return None  # not an interval apart from the example's size (`t % 4 != 0`): no clamp is exact
     target = high if hint > high else low
     fn = then_fn if side else else_fn
     # a clamp is valid for every size (a cut to at most s, a pad by at least 0); the decisions torch
@@ -88,7 +90,7 @@ def _interval(expr, symbol, side: bool, env, hint: int) -> tuple[int, int] | Non
     numbers = {abs(int(a)) for a in expr.atoms(sympy.Integer)} | {1, 2}
     candidates = {low, low + 1, high, high - 1, hint}
     for n in numbers:
-        for m in numbers:
+        for m in numbers - {0}:  # `t % 4 != 0` has a 0 among its constants
             candidates.update({n // m - 1, n // m, n // m + 1, n * m - 1, n * m, n * m + 1})
     taking = [c for c in candidates if low <= c <= high and _value(expr, symbol, c) is side]
     if not taking:

@@ -123,3 +123,37 @@ def test_cdist_on_a_dynamic_count_exports_without_specialising():
         points = torch.randn(n, 3)
         (got,) = session.run(None, {"points": points.numpy(), "centres": centres.numpy()})
         np.testing.assert_allclose(got, Nearest()(points, centres).numpy(), rtol=1e-4, atol=1e-5)
+
+
+class SharedDimInputs(torch.nn.Module):
+    """Two inputs share one Dim; a cond's output sized by one meets the other inside a loop."""
+
+    def forward(self, seen, popularity, scores, steps):
+        if seen.all():
+            s = popularity
+        else:
+            s = torch.where(seen > 0, torch.full_like(scores, -1.0), scores)
+        best = torch.zeros_like(scores)
+        for _ in range(int(steps.item())):
+            best = torch.maximum(best, s * scores)
+            s = s * 0.5
+        return best
+
+
+def test_inputs_sharing_a_dim_are_one_size_while_tracing():
+    """Non-strict torch.export gives each input dim its own symbol until the end; torch.cond keeps
+    the size only when both branches give the same symbol."""
+    from deploy.rewriters import rewrite_module
+
+    n = Dim("n", min=2, max=256)
+    example = (torch.zeros(20, dtype=torch.uint8), torch.rand(20), torch.rand(20), torch.tensor(3))
+    dynamic = ({0: n}, {0: n}, {0: n}, None)
+    ep, _ = export_program(rewrite_module(SharedDimInputs(), example, dynamic).module, example, dynamic)
+    conds = [node for node in ep.graph.nodes if node.target is torch.ops.higher_order.cond]
+    assert len(conds) == 1
+    assert not any("u" in str(v) for v in conds[0].meta["val"][0].shape), "the cond's output got a new size"
+    for inputs in (
+        example,
+        (torch.ones(7, dtype=torch.uint8), torch.rand(7), torch.rand(7), torch.tensor(2)),
+    ):
+        torch.testing.assert_close(ep.module()(*inputs), SharedDimInputs()(*inputs))

@@ -20,10 +20,12 @@ class RaisesOnTensor(nn.Module):
 
 
 class AppendInWhile(nn.Module):
+    """The loop reads the list it appends to (a state machine over a growing Python list)."""
+
     def forward(self, x):
         outs = []
         while x.sum() < 10:
-            x = x + 1
+            x = x + 1 + len(outs)
             outs.append(x)
         return x
 

@@ -13,8 +13,10 @@ from deploy.rewriters import analysis
 from deploy.rewriters.convert import convert_function, converted_source
 from deploy.rewriters.passes import Context
 from deploy.rewriters.passes.breaks import BreakContinueToFlags
+from deploy.rewriters.passes.loop_else import LoopElseToFlag
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
+from deploy.rewriters.passes.truncations import TruncationsToSlices
 
 
 def _apply(unit, source: str) -> str:
@@ -43,6 +45,36 @@ def test_predicate_operators_wrap_and_or_not_in_tests_only():
     out = _apply(PredicateOperators(), "def f(a, b):\n    if a and not b:\n        y = a or b\n")
     assert "_deploy_rt.and_(lambda: a, lambda: _deploy_rt.not_(b))" in out
     assert "y = a or b" in out  # outside a test, Python semantics stay
+
+
+def test_truncation_under_a_size_test_is_the_slice_alone():
+    unit = TruncationsToSlices()
+    out = _apply(unit, "def f(x, k):\n    if x.shape[1] > k:\n        x = x[:, :k]\n    return x\n")
+    assert "if" not in out and "x = x[:, :k]" in out
+    kept = [
+        "def f(x, k):\n    if x.shape[1] > k:\n        x = x[:k]\n    return x\n",  # another dim
+        "def f(x, y, k):\n    if x.shape[0] > k:\n        y = y[:k]\n    return y\n",  # another tensor
+        "def f(x, k):\n    if x.shape[0] > k:\n        x = x[:k - 1]\n    return x\n",  # another bound
+        "def f(x, k):\n    if x.shape[0] < k:\n        x = x[:k]\n    return x\n",
+    ]
+    for source in kept:
+        assert "if " in _apply(unit, source), source
+    out = _apply(unit, "def f(x, k):\n    if len(x) >= k:\n        x = x[-k:]\n    return x\n")
+    assert "if" not in out
+    for size in (2, 5, 9):  # the slice alone computes what the `if` computes, at every size
+        x = torch.arange(size)
+        torch.testing.assert_close(x[:5] if x.shape[0] > 5 else x, x[:5])
+        torch.testing.assert_close(x[-5:] if len(x) >= 5 else x, x[-5:])
+
+
+def test_loop_else_runs_after_the_loop_unless_it_broke():
+    out = _apply(
+        LoopElseToFlag(),
+        "def f(xs):\n    for x in xs:\n        if x:\n            break\n    else:\n        y = 1\n",
+    )
+    assert "_deploy_broke_1 = True" in out and "if not _deploy_broke_1:" in out
+    out = _apply(LoopElseToFlag(), "def f(xs):\n    for x in xs:\n        y = x\n    else:\n        y = 1\n")
+    assert "broke" not in out and out.rstrip().endswith("y = 1")
 
 
 def test_liveness_finds_loop_carried_and_temporaries():

@@ -30,10 +30,16 @@ def _registry(opset: int | None):
     """torch.onnx's registry of aten -> ONNX translations (built once per opset: it takes ~1 s)."""
     from torch.onnx._internal.exporter import _registration
 
+    from deploy.runtimes.onnx.symbolic import translations
+
     with quiet_torch():
         if opset is None:
-            return _registration.ONNXRegistry.from_torchlib()
-        return _registration.ONNXRegistry.from_torchlib(opset_version=opset)
+            registry = _registration.ONNXRegistry.from_torchlib()
+        else:
+            registry = _registration.ONNXRegistry.from_torchlib(opset_version=opset)
+    for target, function in translations().items():  # the ones deploy's ONNX emission adds
+        registry.register_op(target, function)
+    return registry
 
 
 def _decomposed(ep: Any, registry) -> tuple[Any, list[str]]:

@@ -8,15 +8,21 @@ from deploy.rewriters.passes.conditionals import TernaryToCond
 from deploy.rewriters.passes.continues import OneAppendPerIteration
 from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
 from deploy.rewriters.passes.iteration import UnbindLoopsToRange
+from deploy.rewriters.passes.list_loops import ListLoopsToRange
+from deploy.rewriters.passes.loop_else import LoopElseToFlag
 from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
 from deploy.rewriters.passes.loops import AnnotateCounterBounds, AppendsAfterBreak
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
+from deploy.rewriters.passes.truncations import TruncationsToSlices
 
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
+    TruncationsToSlices(),
+    LoopElseToFlag(),
     UnbindLoopsToRange(),
+    ListLoopsToRange(),
     AnnotateCounterBounds(),
     OneAppendPerIteration(),
     ConditionalAppends(),

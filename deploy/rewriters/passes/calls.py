@@ -3,6 +3,8 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
 
 - ``helper(x)`` / ``self.method(x)`` -> ``_deploy_rt.call(helper, x)``: converts a user function
   or method on first use (AutoGraph's converted_call); library functions run untouched.
+  ``self.sub.method(x)`` -> ``_deploy_rt.call_method(self.sub, "method", x)``: the same when
+  ``self.sub`` is a module, a plain call otherwise (a tensor's method).
 - ``bool(t)``, ``int(t)``, ``float(t)``, ``len(t)`` -> runtime versions that keep tensors / symbolic sizes
   symbolic while exporting and give the Python value otherwise.
 - ``min(a, b)`` / ``max(a, b)`` -> symbolic min/max when a size is symbolic (no specialising compare).
@@ -34,6 +36,13 @@ def _is_torch_attr(func: ast.expr, attr: str) -> bool:
         and func.value.id == "torch"
         and func.attr == attr
     )
+
+
+def _rooted_at_self(node: ast.expr) -> bool:
+    """``self`` or an attribute chain on it (``self.draft`` in ``self.draft.encode(x)``)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "self"
 
 
 class _CallRewriter(ast.NodeTransformer):
@@ -68,6 +77,14 @@ class _CallRewriter(ast.NodeTransformer):
         is_self_attr = (
             isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
         )
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Attribute)
+            and _rooted_at_self(func.value)
+        ):
+            # `self.draft.encode(x)`: converted when `self.draft` is a module (calls.call_method)
+            args = [func.value, ast.Constant(func.attr), *node.args]
+            return ast.copy_location(ast.Call(rt("call_method"), args, node.keywords), node)
         if is_user_name or is_self_attr:
             self.ctx.callees.append(func)
             return ast.copy_location(ast.Call(rt("call"), [func, *node.args], node.keywords), node)

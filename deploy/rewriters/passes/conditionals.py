@@ -19,6 +19,7 @@ import ast
 
 from deploy.rewriters.analysis import assigned_names, has_node
 from deploy.rewriters.passes.base import (
+    RUNTIME,
     Context,
     Pass,
     call,
@@ -86,11 +87,29 @@ def _fresh_containers(stmts: list[ast.stmt]) -> set[str]:
                 and isinstance(value.func, ast.Name)
                 and value.func.id in {"list", "dict", "set"}
             )
+            if _regrown(value, targets):
+                continue  # `xs = _deploy_rt.append_if(xs, ...)`: the same list, one row more or not
             for target in targets:
                 for leaf in ast.walk(target) if target is not None else ():
                     if isinstance(leaf, ast.Name):
                         (fresh if creates and target is leaf else other).add(leaf.id)
     return fresh - other
+
+
+def _regrown(value: ast.expr | None, targets: list) -> bool:
+    """``xs = _deploy_rt.append_if(xs, ...)`` / ``compact(xs, ...)``: the list the passes grow."""
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and isinstance(value.func.value, ast.Name)
+        and value.func.value.id == RUNTIME
+        and value.func.attr in ("append_if", "compact")
+        and len(targets) == 1
+        and isinstance(targets[0], ast.Name)
+        and bool(value.args)
+        and isinstance(value.args[0], ast.Name)
+        and value.args[0].id == targets[0].id
+    )
 
 
 class IfToCond(Pass):

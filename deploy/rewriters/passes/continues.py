@@ -13,9 +13,11 @@ Every path through the body appends exactly one value, but an append inside a co
 is a mutation a graph op cannot make. The body runs inside a one-iteration loop where `continue`
 becomes `break` (BreakContinueToFlags turns it into a flag and conds, as for any loop that stays
 Python), each append becomes an assignment of one variable, and the one append after it is the
-loop's accumulator (a scan output). Loops with a `break`, or where some path appends twice, are
-left alone. Without a `continue`, a body whose `if`/`else` branches each append once gets the same
-treatment minus the one-iteration loop.
+loop's accumulator (a scan output). Loops where some path appends twice are left alone. Without a
+`continue`, a body whose `if`/`else` branches each append once gets the same treatment minus the
+one-iteration loop. A path that appends and then breaks (`kept.append(fix); break`) sets a stop
+flag and leaves the one-iteration loop; the loop appends the iteration's value, then breaks on the
+flag. (A `break` before any append is AppendsAfterBreak's case.)
 
 Where some paths append and others do not (``if hits >= k: detections.append(d)``), each iteration
 also records whether it appended (``_deploy_kept``, a second accumulator), and after the loop
@@ -53,8 +55,9 @@ def _paths(stmts: list[ast.stmt], target: str) -> set[tuple[int, str]] | None:
         done = paths - ongoing
         if not ongoing:
             return paths
-        if isinstance(stmt, ast.Continue):
-            paths = done | {(n, "continue") for n, _ in ongoing}
+        if isinstance(stmt, (ast.Continue, ast.Break)):
+            end = "continue" if isinstance(stmt, ast.Continue) else "break"
+            paths = done | {(n, end) for n, _ in ongoing}
         elif isinstance(stmt, ast.If):
             branches = [_paths(stmt.body, target), _paths(stmt.orelse, target)]
             if None in branches:
@@ -62,9 +65,7 @@ def _paths(stmts: list[ast.stmt], target: str) -> set[tuple[int, str]] | None:
             paths = done | {(n + m, end) for n, _ in ongoing for m, end in branches[0] | branches[1]}
         elif isinstance(stmt, (ast.For, ast.While)) and not _touches(stmt, target):
             continue  # a nested loop (over a ModuleList, ...) that leaves the list alone
-        elif isinstance(
-            stmt, (ast.Break, ast.For, ast.While, ast.Try, ast.With, ast.FunctionDef, ast.Return)
-        ):
+        elif isinstance(stmt, (ast.For, ast.While, ast.Try, ast.With, ast.FunctionDef, ast.Return)):
             return None
         elif append_target(stmt) == target:
             paths = done | {(n + 1, "") for n, _ in ongoing}
@@ -82,19 +83,28 @@ def _touches(stmt: ast.stmt, target: str) -> bool:
     )
 
 
-def _rewrite_body(stmts: list[ast.stmt], target: str, temp: str, flag: str | None) -> list[ast.stmt]:
+def _rewrite_body(
+    stmts: list[ast.stmt], target: str, temp: str, flag: str | None, stop: str | None = None
+) -> list[ast.stmt]:
     out = []
     for stmt in stmts:
         if isinstance(stmt, ast.Continue):
             out.append(ast.copy_location(ast.Break(), stmt))
+        elif isinstance(stmt, ast.Break) and stop is not None:  # ends the one-iteration loop too
+            out.append(
+                ast.fix_missing_locations(
+                    ast.copy_location(ast.Assign([name(stop, True)], ast.Constant(True)), stmt)
+                )
+            )
+            out.append(stmt)
         elif append_target(stmt) == target:
             out.append(ast.copy_location(ast.Assign([name(temp, True)], stmt.value.args[0]), stmt))
             if flag is not None:
                 kept = ast.Assign([name(flag, True)], ast.Constant(True))
                 out.append(ast.fix_missing_locations(ast.copy_location(kept, stmt)))
         elif isinstance(stmt, ast.If):
-            stmt.body = _rewrite_body(stmt.body, target, temp, flag)
-            stmt.orelse = _rewrite_body(stmt.orelse, target, temp, flag)
+            stmt.body = _rewrite_body(stmt.body, target, temp, flag, stop)
+            stmt.orelse = _rewrite_body(stmt.orelse, target, temp, flag, stop)
             out.append(stmt)
         else:
             out.append(stmt)
@@ -117,21 +127,27 @@ class OneAppendPerIteration(Pass):
         in_branches = any(append_target(s) for s in _own_statements(loop.body) if s not in loop.body)
         if loop.orelse or not (has_continue or in_branches) or not targets:
             return None
-        masked = {}
+        masked, stop = {}, None
         for target in targets:  # each list: at most one append on every path (`states`, `rejected`, ...)
             paths = _paths(loop.body, target)
             if paths is None or any(n > 1 for n, _ in paths):
                 return None
+            if any(end == "break" and n != 1 for n, end in paths):
+                return None  # `if eos: break` before the append: AppendsAfterBreak's case
             if any(n == 0 for n, _ in paths):
                 masked[target] = ctx.fresh("kept")
+            if any(end == "break" for _, end in paths):
+                stop = stop or ctx.fresh("stop")
         temps = {target: ctx.fresh("appended") for target in sorted(targets)}
         body = loop.body
-        for target, temp in temps.items():
-            body = _rewrite_body(body, target, temp, masked.get(target))
+        for index, (target, temp) in enumerate(temps.items()):
+            body = _rewrite_body(body, target, temp, masked.get(target), stop if index == 0 else None)
         # the temps (and flags) have a value before the statements that may assign them
         inits = [ast.Assign([name(temp, True)], ast.Constant(None)) for temp in temps.values()]
         inits += [ast.Assign([name(flag, True)], ast.Constant(False)) for flag in masked.values()]
-        if has_continue:
+        if stop is not None:
+            inits.append(ast.Assign([name(stop, True)], ast.Constant(False)))
+        if has_continue or stop is not None:
             body = [
                 ast.For(
                     target=name(ctx.fresh("once"), True),
@@ -151,7 +167,12 @@ class OneAppendPerIteration(Pass):
         for stmt in (*inits, *appends, *before, *after):
             ast.copy_location(stmt, loop.body[0])
             ast.fix_missing_locations(stmt)
-        loop.body = [*inits, *body, *appends]
+        # `append(v); break`: the iteration's values are appended, then the loop stops
+        ends = [ast.If(test=name(stop), body=[ast.Break()], orelse=[])] if stop is not None else []
+        for stmt in ends:
+            ast.copy_location(stmt, loop.body[-1])
+            ast.fix_missing_locations(stmt)
+        loop.body = [*inits, *body, *appends, *ends]
         return [*before, loop, *after] if masks else None
 
 

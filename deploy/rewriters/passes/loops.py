@@ -159,8 +159,9 @@ class WhileToLoop(Pass):
         map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if isinstance(stmt, ast.While) else None)
 
     def rewrite(self, loop: ast.While, ctx: Context) -> list[ast.stmt]:
-        bound = getattr(loop, "_deploy_bound", None)
-        accumulators = _accumulators(loop.body) if bound is not None else []
+        # appends with no step-counter bound: the loop runs twice, to count, then to fill
+        bound = getattr(loop, "_deploy_bound", None) or ast.Constant(None)
+        accumulators = _accumulators(loop.body)
         accumulators = [a for a in accumulators if not _is_prepend(loop.body[a[0]])]
         acc_indices = {i for i, _, _ in accumulators}
         rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.passes.base import Context, Pass, call, constant, rt, thunk
+from deploy.rewriters.passes.base import RUNTIME, Context, Pass, call, constant, rt, thunk
 
 _COMPARISONS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
 
@@ -54,12 +54,23 @@ class _PredicateRewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
+        if _is_runtime(func, "append_if") and len(node.args) == 3:  # the test of `if c: xs.append(v)`
+            node.args[1] = _PredicateRewriter().visit(node.args[1])
         if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args and not node.keywords:
             return ast.copy_location(call(rt("item"), func.value), node)
         return node
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
         return node
+
+
+def _is_runtime(func: ast.expr, attr: str) -> bool:
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == attr
+        and isinstance(func.value, ast.Name)
+        and func.value.id == RUNTIME
+    )
 
 
 class _TestFinder(ast.NodeTransformer):
@@ -89,6 +100,8 @@ class _TestFinder(ast.NodeTransformer):
         # ``.item()`` outside tests: a float stays a 0-d tensor while exporting (see float_item)
         self.generic_visit(node)
         func = node.func
+        if _is_runtime(func, "append_if") and len(node.args) == 3:  # the test of `if c: xs.append(v)`
+            node.args[1] = _PredicateRewriter().visit(node.args[1])
         if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args and not node.keywords:
             return ast.copy_location(call(rt("float_item"), func.value), node)
         return node

@@ -20,11 +20,14 @@ from deploy.quiet import quiet_torch
 from deploy.runtimes.onnx.decompositions import size_exact
 from deploy.runtimes.onnx.hoist import hoist_invariant_transposes
 from deploy.runtimes.onnx.source import copy_node_sources
+from deploy.runtimes.onnx.symbolic import translations
 
 
 def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None = None) -> onnx.ModelProto:
     """Translate an ExportedProgram to an ONNX ModelProto (torch.onnx dynamo exporter)."""
     import torch
+
+    table = {**translations(), **(custom_translation_table or {})}
 
     def translate(optimize: bool):
         return torch.onnx.export(
@@ -33,7 +36,7 @@ def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None =
             dynamo=True,
             verbose=False,
             optimize=optimize,
-            custom_translation_table=custom_translation_table,
+            custom_translation_table=table,
         )
 
     with quiet_torch():

@@ -47,3 +47,20 @@ def test_onnx_file_given_directly_keeps_the_source_lines(erf_double_onnx):
 
 def test_onnx_file_runs_on_targets_that_have_the_op(erf_double_onnx):
     assert check_ops(erf_double_onnx, target="coreml").ok
+
+
+def test_a_size_bound_through_a_stride_counts_as_translatable():
+    """Inside a scan over a length two inputs share, torch.export binds the length through
+    ``sym_stride`` of an input; deploy's ONNX emission translates it (a product of later sizes),
+    so the check must not refuse the model."""
+    from deploy.exporter.checks.onnx_target import translation_occurrences
+    from deploy.exporter.export import export_program
+    from deploy.rewriters import rewrite_module
+    from tests.rewriters.models.iteration import CASES
+
+    case = next(c for c in CASES if c.name == "inputs_sharing_a_length_read_in_a_scan")
+    module = rewrite_module(case.model(), case.example, case.dynamic_shapes).module
+    ep, _ = export_program(module, case.example, case.dynamic_shapes)
+    occurrences, _ = translation_occurrences(ep)
+    assert any(o.op == "aten.sym_stride.int" for o in occurrences), "the program no longer binds a stride"
+    assert all(o.supported for o in occurrences), [o for o in occurrences if not o.supported]

@@ -83,7 +83,36 @@ def _inputs_of_lengths(lengths: tuple[int, ...]) -> list[tuple]:
     return [found[n] for n in lengths if n in found]
 
 
+class BeatGrid(nn.Module):
+    """A tensor `while` that appends with no step counter bounding it (beat tracking: walk the
+    onset envelope by a learned period until the end): the loop runs twice, counting then filling."""
+
+    def __init__(self):
+        super().__init__()
+        self.period = nn.Linear(4, 1)
+
+    def forward(self, env):
+        period = 2 + (self.period(env[:4].unsqueeze(0)).abs() * 3).floor().long().reshape(())
+        pos = env[:6].argmax()
+        beats = []
+        while pos < env.shape[0]:
+            beats.append(pos)
+            nxt = pos + period
+            if nxt >= env.shape[0]:
+                break
+            pos = nxt + 1 if env[nxt] > 0.5 else nxt
+        return torch.stack(beats)
+
+
 CASES = [
+    Case(
+        "while_appends_without_a_bound",
+        seeded(BeatGrid),
+        (torch.rand(40),),
+        [(torch.rand(9),), (torch.rand(120) * 0.4,), (torch.rand(6),)],
+        ({0: torch.export.Dim("frames", min=6, max=256)},),
+        constructs=("while->while_loop",),
+    ),
     Case(
         "greedy_decode_append_break",
         seeded(GreedyDecoder),

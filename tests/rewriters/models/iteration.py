@@ -1,4 +1,5 @@
-"""Loops over a tensor's slices (`for x_t in x.unbind(1)`): a loop over the dim's size."""
+"""Loops over a tensor's slices (`for x_t in x.unbind(1)`): a loop over the dim's size; loops over
+lists the model built (`zip(drafted, probs)`, `reversed(outs)`), with `break` and a loop `else`."""
 
 import torch
 from torch import nn
@@ -38,7 +39,138 @@ class UnbindStaticChannels(nn.Module):
         return y
 
 
+class Drafter(nn.Module):
+    """A submodule whose own method (not forward) loops over a dynamic size."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(16, 8)
+        self.cell = nn.GRUCell(8, 8)
+        self.out = nn.Linear(8, 16)
+
+    def encode(self, tokens):
+        h = torch.zeros(1, 8)
+        for i in range(tokens.shape[0]):
+            h = self.cell(self.emb(tokens[i : i + 1]), h)
+        return h
+
+
+class DraftThenVerify(nn.Module):
+    """Lists built by a loop over a tensor count, read back with `zip`, a `break` after an append,
+    a loop `else` and an early return when nothing was drafted (speculative decoding)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lm = Drafter()
+
+    def forward(self, prefix, n):
+        h = self.lm.encode(prefix)
+        drafted, scores = [], []
+        for _ in range(int(n.item())):
+            p = self.lm.out(h)[0].softmax(-1)
+            tok = p.argmax()
+            drafted.append(tok)
+            scores.append(p[tok])
+            h = self.lm.cell(self.lm.emb(tok.view(1)), h)
+        if len(drafted) == 0:
+            return prefix[-1:] * 0 - 1
+        kept = []
+        for tok, s in zip(drafted, scores):
+            if s < 0.097:
+                kept.append(tok + 100)
+                break
+            kept.append(tok)
+        else:
+            kept.append(prefix[0])
+        return torch.stack(kept)
+
+
+class ReversedPythonList(nn.Module):
+    """A loop over a list of a static length stays a Python loop over the same items."""
+
+    def forward(self, x):
+        parts = []
+        for k in range(3):
+            parts.append(x * (k + 1))
+        y = torch.zeros_like(x)
+        for i, part in enumerate(reversed(parts)):
+            y = y * 0.5 + part * (i + 1)
+        for part in parts:
+            if part.sum() > 0:
+                break
+            y = y - part
+        else:
+            y = y + 1
+        return y
+
+
+def derate(temp):
+    t = temp.mean()
+    if t < 0.0:
+        scale = 0.7 + 0.01 * t.clamp(min=-20.0)
+    else:
+        scale = torch.tensor(1.0)
+    return scale
+
+
+class TwoSignalsOneLength(nn.Module):
+    """Two inputs sharing one dynamic length, read step by step (a battery observer): inside the
+    scan torch.export binds the length through a stride of an input (``sym_stride``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.gain = nn.Parameter(torch.tensor(0.05))
+        self.ocv = nn.Sequential(nn.Linear(1, 8), nn.Tanh(), nn.Linear(8, 1))
+        self.register_buffer("soc_prev", torch.tensor(0.5))
+
+    def forward(self, current, voltage, temp):
+        cap = 9000.0 * derate(temp)
+        at_rest = current[:, 0].abs().max() < 0.05
+        soc = (voltage[:, 0] - 3.0).clamp(0.0, 1.0) if at_rest else self.soc_prev.expand(current.shape[0])
+        trace = []
+        for t in range(current.shape[1]):
+            predicted = self.ocv(soc.unsqueeze(-1)).squeeze(-1) - current[:, t] * self.gain
+            soc = (soc - current[:, t] / cap * 100.0 + 0.02 * (voltage[:, t] - predicted)).clamp(0.0, 1.0)
+            trace.append(soc)
+        return torch.stack(trace, dim=1)
+
+
+def _prefixes() -> list[tuple]:
+    # nothing drafted; the first draft rejected; one accepted then one rejected; all accepted (else)
+    drafts = [([10, 8, 9, 3], 0), ([8, 8, 0, 5, 13, 3, 10], 5), ([0, 6, 15, 13, 12, 12], 3), ([11, 9], 1)]
+    return [(torch.tensor(prefix), torch.tensor([n])) for prefix, n in drafts]
+
+
+LENGTH = torch.export.Dim("length", min=2, max=64)
+
 CASES = [
+    Case(
+        "inputs_sharing_a_length_read_in_a_scan",
+        seeded(TwoSignalsOneLength),
+        (torch.rand(2, 12) + 0.1, torch.rand(2, 12) + 3.2, torch.tensor([20.0, 25.0])),
+        [
+            (torch.zeros(2, 5), torch.rand(2, 5) + 3.2, torch.tensor([-5.0, -9.0])),
+            (torch.rand(2, 30), torch.rand(2, 30) + 3.0, torch.tensor([20.0, 25.0])),
+        ],
+        ({1: LENGTH}, {1: LENGTH}, None),
+        constructs=("if->cond", "ifexp->cond", "for->scan"),
+    ),
+    Case(
+        "zip_over_data_dependent_lists_with_break_and_else",
+        seeded(DraftThenVerify),
+        (torch.tensor([3, 1, 4, 1, 5]), torch.tensor([3])),
+        _prefixes(),
+        ({0: torch.export.Dim("prefix", min=2, max=32)}, None),
+        constructs=("for->while_loop", "if->where"),
+    ),
+    Case(
+        "loops_over_python_lists_stay_python",
+        seeded(ReversedPythonList),
+        (torch.randn(2, 3),),
+        [(-torch.rand(2, 3),), (torch.rand(2, 3),)],
+        ({0: torch.export.Dim("rows", min=2, max=8)},),
+        constructs=("if->cond",),
+    ),
     Case(
         "unbind_loops_over_dynamic_length",
         seeded(UnbindGRU),

@@ -74,7 +74,49 @@ class PoolByLength(nn.Module):
         return x.relu() + x.shape[-1]
 
 
+class PrefilterThenRerank(nn.Module):
+    """A top-k prefilter on a size cuts three values at once; a tensor `if` then rescores one of them
+    and a loop over k mixes them again: every cut value keeps one shared size (no new sizes torch
+    cannot relate)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tower = nn.Linear(4, 4)
+        self.rerank = nn.Linear(5, 1)
+
+    def forward(self, items, seen):
+        v = self.tower(items)
+        score = v.sum(-1)
+        idx = torch.arange(items.shape[0])
+        if items.shape[0] > 6:
+            score, top = score.topk(6)
+            idx, v = idx[top], v[top]
+        if not seen.all():
+            score = score + self.rerank(torch.cat([v, score.unsqueeze(1)], 1)).squeeze(1)
+        k = 3 if v.shape[0] >= 3 else v.shape[0]
+        taken = torch.zeros_like(score)
+        chosen = []
+        for _ in range(k):
+            j = (score - taken * 1e3).argmax()
+            chosen.append(idx[j])
+            taken = torch.maximum(taken, (v @ v[j] > 0).float())
+        return torch.stack(chosen)
+
+
+def _items(n: int, seen: float, seed: int) -> tuple:
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(n, 4, generator=g), (torch.rand(n, generator=g) < seen).to(torch.uint8)
+
+
 CASES = [
+    Case(
+        "size_cut_values_keep_one_size",
+        seeded(PrefilterThenRerank),
+        _items(5, 0.3, 1),
+        [_items(20, 0.3, 2), _items(2, 2.0, 3), _items(11, 2.0, 4), _items(4, 0.0, 5)],
+        ({0: torch.export.Dim("n_items", min=2, max=64)}, {0: torch.export.Dim("n_items", min=2, max=64)}),
+        constructs=("if->cond", "for->while_loop"),
+    ),
     Case(
         "shape_branch_dynamic",
         seeded(LengthAdaptive),

@@ -164,7 +164,32 @@ def _seq(*lengths):
     return [(torch.randn(2, 3, n, generator=g),) for n in lengths]
 
 
+class PadToMultipleOfFour(nn.Module):
+    """`if T % 4 != 0: pad` with the example's length a multiple of 4: the padding branch is traced
+    as it is (its test holds on no interval apart from the example, so nothing is clamped)."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Conv1d(3, 4, 3, stride=2, padding=1)
+        self.dec = nn.ConvTranspose1d(4, 3, 4, stride=2, padding=1)
+
+    def forward(self, x):
+        length = x.shape[-1]
+        if length % 4 != 0:
+            pad = 4 - length % 4
+            x = torch.nn.functional.pad(x, (0, pad), mode="replicate")
+        return ((self.dec(torch.relu(self.enc(x))) - x) ** 2).mean(dim=1)[:, :length]
+
+
 CASES = [
+    Case(
+        "size_branch_on_a_remainder",
+        seeded(PadToMultipleOfFour),
+        (torch.randn(2, 3, 16),),
+        [(torch.randn(2, 3, 13),), (torch.randn(2, 3, 6),), (torch.randn(2, 3, 33),)],
+        ({2: torch.export.Dim("length", min=2, max=64)},),
+        constructs=("if->cond",),
+    ),
     Case(
         "chunks_last_shorter",
         seeded(ChunkStats),

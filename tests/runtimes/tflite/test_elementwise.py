@@ -90,3 +90,15 @@ def test_clip(low, high, expected_op):
     model = graph_model(nodes, {"x": X * 4}, ["y"], {"lo": np.float32(low), "hi": np.float32(high)})
     info = assert_matches(model, {"x": X * 4})
     assert expected_op in info["ops"]
+
+
+@pytest.mark.parametrize("op", ["Equal", "Less", "Greater", "Add", "Sub", "Mul"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8])
+def test_byte_operands(op, dtype):
+    """TFLite reads uint8/int8 operands of comparisons and arithmetic as quantized values and aborts
+    the process when they have no quantization parameters (a uint8 mask compared with 0): they are
+    computed in int32 (arithmetic wraps around as in numpy)."""
+    a = np.array([[0, 1, 7], [100, 3, 120]], dtype=dtype)
+    b = np.array([[0, 2, 7], [27, 1, 9]], dtype=dtype)
+    model = graph_model([helper.make_node(op, ["a", "b"], ["y"])], {"a": a, "b": b}, ["y"])
+    assert_matches(model, {"a": a, "b": b}, rtol=0, atol=0)

@@ -31,3 +31,25 @@ def test_scatter_over_a_dynamic_batch_matches():
             zip([i.name for i in model.graph.input], [history, rng.random((n, 3), dtype=np.float32)])
         )
         assert_matches(model, feeds)
+
+
+class PickCandidates(torch.nn.Module):
+    """torch.gather over a dynamic number of rows and candidates (GatherElements)."""
+
+    def forward(self, scores, picks):
+        return scores.gather(1, picks) * 2.0, scores.gather(0, picks[:, :1].expand(-1, scores.shape[1]) % 2)
+
+
+def test_gather_over_dynamic_shapes_matches():
+    rows, cands = Dim("rows", min=2, max=16), Dim("cands", min=2, max=40)
+    example = (torch.rand(3, 7), torch.randint(0, 7, (3, 4)))
+    model = to_onnx(PickCandidates(), example, ({0: rows, 1: cands}, {0: rows}))
+    rng = np.random.default_rng(1)
+    for n, c in ((3, 7), (2, 2), (11, 33)):
+        feeds = dict(
+            zip(
+                [i.name for i in model.graph.input],
+                [rng.random((n, c), dtype=np.float32), rng.integers(0, c, (n, 4)).astype(np.int64)],
+            )
+        )
+        assert_matches(model, feeds)

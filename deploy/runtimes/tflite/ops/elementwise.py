@@ -12,7 +12,14 @@ from ai_edge_litert import schema_py_generated as schema
 
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
-from deploy.runtimes.tflite.ops._common import attr, elementwise, elementwise_values, scalar, unary_values
+from deploy.runtimes.tflite.ops._common import (
+    attr,
+    elementwise,
+    elementwise_values,
+    out_dtype,
+    scalar,
+    unary_values,
+)
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value
 
@@ -78,7 +85,17 @@ def lower_binary(ctx: LoweringContext, node: ir.Node) -> Value:
                 elementwise_values(ctx, OPS.POW, ctx.cast(a, np.int32), ctx.cast(b, np.int32)), np.int64
             )
         b = ctx.cast(b, a.dtype)
+    if a.dtype in _BYTES and node.op_type not in ("And", "Or", "Xor"):
+        # TFLite reads uint8/int8 operands of ADD/EQUAL/... as quantized values and aborts the process
+        # on tensors without quantization parameters (a uint8 mask compared): computed in int32
+        dtype = out_dtype(node)
+        wide = np.int32 if dtype == a.dtype else dtype
+        result = elementwise_values(ctx, code, ctx.cast(a, np.int32), ctx.cast(b, np.int32), dtype=wide)
+        return ctx.cast(result, dtype) if dtype == a.dtype else result
     return elementwise(ctx, code, node, [a, b], options() if options else None)
+
+
+_BYTES = (np.dtype(np.uint8), np.dtype(np.int8))
 
 
 @lower("Div")

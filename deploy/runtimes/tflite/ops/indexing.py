@@ -246,6 +246,20 @@ def _element(ctx: LoweringContext, vector: Value, i: int) -> Value:
     return item
 
 
+@lower("GatherElements")
+def lower_gather_elements(ctx: LoweringContext, node: ir.Node) -> Value:
+    """GatherElements(data, indices, axis) as GATHER_ND over full coordinates (run-time shapes too)."""
+    data, indices = ctx.input(node, 0), ctx.input(node, 1)
+    if data.shape is None or indices.shape is None:
+        raise Unsupported("GatherElements of unknown rank")
+    axis = norm_axis(attr(node, "axis", 0), data.rank)
+    if indices.static and data.shape[axis] is not None:
+        coords = full_coordinates(ctx, indices, axis, data.shape[axis], data.rank)
+    else:
+        coords = runtime_coordinates(ctx, data, indices, axis)
+    return ctx.emit(OPS.GATHER_ND, [ctx.native(data), coords.tensor], out_shape(node), data.dtype)
+
+
 @lower("ScatterElements", "Scatter")
 def lower_scatter_elements(ctx: LoweringContext, node: ir.Node) -> Value:
     """ScatterElements(data, indices, updates, axis, reduction none/add) via SCATTER_ND (static shapes)."""

@@ -9,7 +9,7 @@ from ai_edge_litert import schema_py_generated as schema
 
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
-from deploy.runtimes.tflite.ops._common import attr, norm_axis, out_shape
+from deploy.runtimes.tflite.ops._common import attr, elementwise_values, norm_axis, out_shape
 from deploy.runtimes.tflite.ops.slicing import axes_index, scatter_vector
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value, ints
@@ -28,6 +28,7 @@ def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
         if (pads_v.const is None or (axes_v is not None and axes_v.const is None)) and mode in (
             "constant",
             "reflect",
+            "edge",
         ):
             return pad_at_run_time(ctx, node, x, pads_v, fill, mode, axes_v)
         flat = ints(pads_v, "pads")
@@ -56,7 +57,10 @@ def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
         options = schema.MirrorPadOptionsT()
         options.mode = schema.MirrorPadMode.REFLECT if mode == "reflect" else schema.MirrorPadMode.SYMMETRIC
         return ctx.emit(OPS.MIRROR_PAD, inputs, out_shape(node), x.dtype, perm=x.perm, options=options)
-    raise Unsupported(f"Pad mode {mode!r} (with pads > 1 for 'edge')")
+    if mode == "edge":
+        native = np.array([pairs.get(i, (0, 0)) for i in range(rank)], np.int32)
+        return edge_pad(ctx, x, ctx.const(native), [i for i in range(rank) if any(native[i])])
+    raise Unsupported(f"Pad mode {mode!r}")
 
 
 def pad_at_run_time(
@@ -87,6 +91,8 @@ def pad_at_run_time(
         paddings = ctx.emit(
             OPS.PACK, [sides[0].tensor, sides[1].tensor], (rank, 2), np.int32, options=options
         )
+    if mode == "edge":
+        return edge_pad(ctx, x, paddings, list(range(rank)))
     inputs = [ctx.native(x), paddings.tensor]
     if mode == "reflect":
         options = schema.MirrorPadOptionsT()
@@ -96,3 +102,37 @@ def pad_at_run_time(
         return ctx.emit(OPS.PAD, inputs, out_shape(node), x.dtype, options=schema.PadOptionsT())
     fill_t = ctx.native(ctx.reshape(ctx.cast(fill, x.dtype), (1,)) if fill.rank else ctx.cast(fill, x.dtype))
     return ctx.emit(OPS.PADV2, [*inputs, fill_t], out_shape(node), x.dtype, options=schema.PadV2OptionsT())
+
+
+def edge_pad(ctx: LoweringContext, x: Value, paddings: Value, axes: list[int]) -> Value:
+    """Pad mode 'edge' (replicate) with any pads, also run-time ones: along each padded axis a
+    GATHER of positions ``clamp(i - begin, 0, size - 1)`` for ``i`` in ``0 .. size + begin + end``.
+    ``paddings`` is [[begin, end] per dim] (int32, ONNX dim order)."""
+    zero, one = ctx.const(np.array(0, np.int32)), ctx.const(np.array(1, np.int32))
+    y = x
+    for axis in axes:
+        shape = ctx.shape_of(y, "int32")
+        size = _pick(ctx, shape, axis)
+        pair = ctx.emit(OPS.GATHER, [ctx.native(paddings), ctx.int32_tensor(np.array(axis))], (2,), np.int32,
+                        options=schema.GatherOptionsT())  # fmt: skip
+        begin, end = _pick(ctx, pair, 0), _pick(ctx, pair, 1)
+        count = elementwise_values(ctx, OPS.ADD, elementwise_values(ctx, OPS.ADD, size, begin), end)
+        positions = ctx.emit(
+            OPS.RANGE, [ctx.native(zero), ctx.native(count), ctx.native(one)], (None,), np.int32
+        )
+        positions = elementwise_values(ctx, OPS.SUB, positions, begin)
+        positions = elementwise_values(ctx, OPS.MAXIMUM, positions, zero)
+        positions = elementwise_values(
+            ctx, OPS.MINIMUM, positions, elementwise_values(ctx, OPS.SUB, size, one)
+        )
+        options = schema.GatherOptionsT()
+        options.axis = axis
+        out_shape_ = tuple(None if i == axis else d for i, d in enumerate(y.shape))
+        y = ctx.emit(OPS.GATHER, [ctx.native(y), positions.tensor], out_shape_, y.dtype, options=options)
+    return y
+
+
+def _pick(ctx: LoweringContext, vector: Value, i: int) -> Value:
+    """vector[i] as an int32 scalar."""
+    return ctx.emit(OPS.GATHER, [ctx.native(vector), ctx.int32_tensor(np.array(i))], (), np.int32,
+                    options=schema.GatherOptionsT())  # fmt: skip

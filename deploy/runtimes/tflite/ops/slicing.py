@@ -231,32 +231,6 @@ def lower_depth_space(ctx: LoweringContext, node: ir.Node) -> Value:
     return ctx.emit(code, [ctx.tensor(x, nhwc)], out_shape(node), x.dtype, perm=nhwc, options=options)
 
 
-@lower("GatherElements")
-def lower_gather_elements(ctx: LoweringContext, node: ir.Node) -> Value:
-    """GatherElements(data, indices, axis) as GATHER_ND over full coordinates (static shapes)."""
-    data, indices = ctx.input(node, 0), ctx.input(node, 1)
-    axis = norm_axis(attr(node, "axis", 0), data.rank)
-    if not indices.static or data.shape[axis] is None:
-        raise Unsupported("GatherElements with dynamic shapes")
-    index = ctx.cast(indices, np.int32)
-    dim = ctx.const(np.array(data.shape[axis], np.int32))
-    negative = ctx.emit(OPS.LESS, [ctx.native(index), ctx.native(ctx.const(np.array(0, np.int32)))], indices.shape,
-                        np.bool_)  # fmt: skip
-    shifted = ctx.emit(OPS.ADD, [ctx.native(index), ctx.native(dim)], indices.shape, np.int32)
-    index = ctx.emit(
-        OPS.SELECT_V2, [negative.tensor, shifted.tensor, ctx.native(index)], indices.shape, np.int32
-    )
-    grids = np.indices(indices.shape, dtype=np.int32)
-    parts = []
-    for i in range(data.rank):
-        part = index if i == axis else ctx.const(grids[i])
-        parts.append(ctx.native(ctx.reshape(part, (*indices.shape, 1))))
-    options = schema.ConcatenationOptionsT()
-    options.axis = data.rank
-    coords = ctx.emit(OPS.CONCATENATION, parts, (*indices.shape, data.rank), np.int32, options=options)
-    return ctx.emit(OPS.GATHER_ND, [ctx.native(data), coords.tensor], out_shape(node), data.dtype)
-
-
 def clamp_to_int32(ctx: LoweringContext, value: Value) -> Value:
     """int64 indices clamped into int32 range (only a CAST when they are known to be shape values)."""
     if value.dtype != np.int64 or value.bounded:

@@ -1,0 +1,132 @@
+"""ListLoopsToRange: a loop over a list the function builds with ``append`` (optionally zipped,
+enumerated or reversed) becomes a loop over its length (sequences.py):
+
+    drafted = []                              ...
+    ... drafted.append(tok) ...               _deploy_seq_1 = drafted
+    for i, tok in enumerate(drafted):   ->    for i in range(_deploy_rt.seq_len(_deploy_seq_1)):
+        ...                                       tok = _deploy_rt.seq_item(_deploy_seq_1, i)
+                                                  ...
+
+An earlier converted loop may have left such a list with a data-dependent length (a StackedList):
+iterating it item by item would fix that length while exporting, a range over its length keeps it
+(ForRangeToLoop then converts the loop). A Python list gives a Python int: the same Python loop as
+before. A loop whose body changes the list it iterates is left alone (Python's iteration over a
+growing list has no graph form).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.analysis import assigned_names
+from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rt
+
+_GROWING = ("append", "extend", "insert")
+
+
+def _built_lists(func: ast.FunctionDef) -> set[str]:
+    """Names the function assigns a list display and grows with append/extend/insert."""
+    displayed, grown = set(), set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                pairs = [(target, node.value)]
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                    pairs = list(zip(target.elts, node.value.elts))  # `a, b = [], []`
+                displayed.update(
+                    t.id
+                    for t, v in pairs
+                    if isinstance(t, ast.Name) and isinstance(v, (ast.List, ast.ListComp))
+                )
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _GROWING
+            and isinstance(node.func.value, ast.Name)
+        ):
+            grown.add(node.func.value.id)
+    return displayed & grown
+
+
+def _call_of(node: ast.expr, func: str) -> list[ast.expr] | None:
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == func
+        and not node.keywords
+    ):
+        return list(node.args)
+    return None
+
+
+def _mutates(body: list[ast.stmt], names: set[str]) -> bool:
+    if names & assigned_names(body):
+        return True
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id in names
+        and n.func.attr in (*_GROWING, "pop", "remove", "clear", "reverse", "sort")
+        for stmt in body
+        for n in ast.walk(stmt)
+    )
+
+
+class ListLoopsToRange(Pass):
+    """`for v in xs` / `zip(xs, ys)` / `enumerate(xs)` / `reversed(xs)` over built lists -> a range."""
+
+    name = "list-loops-to-range"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        lists = _built_lists(func)
+        if lists:
+            map_blocks(
+                func, lambda stmt: self.rewrite(stmt, lists, ctx) if isinstance(stmt, ast.For) else None
+            )
+
+    def rewrite(self, loop: ast.For, lists: set[str], ctx: Context) -> list[ast.stmt] | None:
+        if loop.orelse:
+            return None
+        iterable, target, index = loop.iter, loop.target, None
+        args = _call_of(iterable, "enumerate")
+        if args is not None and len(args) == 1 and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            if not isinstance(target.elts[0], ast.Name):
+                return None
+            iterable, index, target = args[0], target.elts[0].id, target.elts[1]
+        reverse = _call_of(iterable, "reversed")
+        if reverse is not None and len(reverse) == 1 and index is None:
+            iterable = reverse[0]
+        zipped = _call_of(iterable, "zip")
+        if zipped is not None:
+            if not (isinstance(target, ast.Tuple) and len(target.elts) == len(zipped) >= 1):
+                return None
+            seqs, targets = zipped, list(target.elts)
+        else:
+            seqs, targets = [iterable], [target]
+        if not all(isinstance(s, ast.Name) and s.id in lists for s in seqs):
+            return None
+        if _mutates(loop.body, {s.id for s in seqs}):
+            return None
+        copies = [ctx.fresh("seq") for _ in seqs]
+        counter = index or ctx.fresh("k")
+        length = call(rt("seq_len"), *[name(c) for c in copies])
+        if reverse is not None and index is None:
+            bounds = [ast.BinOp(length, ast.Sub(), ast.Constant(1)), ast.Constant(-1), ast.Constant(-1)]
+        else:
+            bounds = [length]
+        takes = [
+            ast.Assign([t], call(rt("seq_item"), name(c), name(counter))) for t, c in zip(targets, copies)
+        ]
+        new_loop = ast.For(
+            target=name(counter, True),
+            iter=call(name("range"), *bounds),
+            body=[*takes, *loop.body],
+            orelse=[],
+        )
+        stmts = [ast.Assign([name(c, True)], name(s.id)) for c, s in zip(copies, seqs)] + [new_loop]
+        for stmt in stmts:
+            ast.copy_location(stmt, loop)
+            ast.fix_missing_locations(stmt)
+        new_loop._deploy_what = ctx.source_of(loop.iter)
+        return stmts

@@ -1,0 +1,68 @@
+"""LoopElseToFlag: the `else` clause of a loop runs when the loop ended without `break`; it becomes
+an `if` on a flag the `break`s set, after the loop, so the loop itself has no `else` left for the
+other passes to handle.
+
+    for tok in drafted:                       _deploy_broke = False
+        if rejected(tok):                     for tok in drafted:
+            break                  ->             if rejected(tok):
+    else:                                             _deploy_broke = True
+        bonus()                                       break
+                                              if not _deploy_broke:
+                                                  bonus()
+
+A loop without `break` always runs its `else`: the clause simply follows the loop.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import BLOCK_FIELDS, Context, Pass, map_blocks, name
+
+_SCOPES = (ast.For, ast.While, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _flag_breaks(block: list[ast.stmt], flag: str) -> tuple[list[ast.stmt], bool]:
+    """``block`` with each `break` of this loop preceded by ``flag = True``; whether any was found."""
+    out, found = [], False
+    for stmt in block:
+        if isinstance(stmt, ast.Break):
+            out.append(ast.copy_location(ast.Assign([name(flag, True)], ast.Constant(True)), stmt))
+            found = True
+        elif not isinstance(stmt, _SCOPES):
+            for field in BLOCK_FIELDS:
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list):
+                    new, hit = _flag_breaks(inner, flag)
+                    setattr(stmt, field, new)
+                    found = found or hit
+            for handler in getattr(stmt, "handlers", []):
+                handler.body, hit = _flag_breaks(handler.body, flag)
+                found = found or hit
+        out.append(stmt)
+    return out, found
+
+
+class LoopElseToFlag(Pass):
+    """`for`/`while` ... `else:` -> a flag set by each `break` and `if not flag:` after the loop."""
+
+    name = "loop-else-to-flag"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        map_blocks(func, lambda stmt: self.rewrite(stmt, ctx))
+
+    def rewrite(self, loop: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
+        if not isinstance(loop, (ast.For, ast.While)) or not loop.orelse:
+            return None
+        orelse, loop.orelse = loop.orelse, []
+        flag = ctx.fresh("broke")
+        loop.body, found = _flag_breaks(loop.body, flag)
+        if not found:
+            return [loop, *orelse]
+        before = ast.copy_location(ast.Assign([name(flag, True)], ast.Constant(False)), loop)
+        after = ast.If(test=ast.UnaryOp(ast.Not(), name(flag)), body=orelse, orelse=[])
+        after._deploy_what = "the loop's `else` (it ran to the end without `break`)"
+        ast.copy_location(after, orelse[0])
+        for stmt in (before, after):
+            ast.fix_missing_locations(stmt)
+        return [before, loop, after]

@@ -1,0 +1,41 @@
+"""Runtime operators for loops over lists the function builds (passes/iteration.py):
+
+    for tok, q in zip(drafted, q_probs):      for k in range(_deploy_rt.seq_len(drafted, q_probs)):
+        ...                          ->           tok = _deploy_rt.seq_item(drafted, k)
+                                                  q = _deploy_rt.seq_item(q_probs, k)
+
+Eagerly, and for Python lists while exporting, these are ``min(len(...))`` and ``seq[k]``: the loop
+stays a Python loop over the same items. A list an earlier converted loop filled (a StackedList:
+its length may be data-dependent) gives a symbolic length, so the loop becomes a graph loop, and
+each item is a row of the list's values stacked.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from deploy.rewriters.casts import len_
+from deploy.rewriters.subscripts import getitem
+from deploy.rewriters.values import StackedList, is_sym_int
+
+
+def seq_len(*seqs: object) -> object:
+    """The number of items ``zip(*seqs)`` gives (a symbolic size for a data-dependent list)."""
+    lengths = [len_(s) for s in seqs]
+    shortest = lengths[0]
+    for length in lengths[1:]:
+        if is_sym_int(shortest) or is_sym_int(length):
+            shortest = torch.sym_min(shortest, length)
+        else:
+            shortest = min(shortest, length)
+    return shortest
+
+
+def seq_item(seq: object, index: object) -> object:
+    """``seq[index]``; with a graph loop's counter, a row of the stacked values."""
+    if isinstance(seq, StackedList):
+        return getitem(seq.stacked_with_prefix(), index)
+    if isinstance(index, torch.Tensor) and isinstance(seq, (list, tuple)):
+        # a Python list zipped with a data-dependent one: its items stacked (one shape, as for a row)
+        return getitem(torch.stack([torch.as_tensor(v) for v in seq]), index)
+    return seq[index]
