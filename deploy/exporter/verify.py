@@ -53,7 +53,12 @@ class Parity:
 def _like(tensor: torch.Tensor, shape: Sequence[int], generator: torch.Generator) -> torch.Tensor:
     """A fresh random tensor of ``shape`` that looks like ``tensor`` (dtype, value range)."""
     if tensor.dtype == torch.bool:
-        return torch.rand(shape, generator=generator) > 0.5
+        # as often true as in the example, but never half the time: a model testing `mask.mean() > 0.5`
+        # would meet its threshold exactly (a tie any runtime may round to the other branch)
+        share = float(tensor.float().mean()) if tensor.numel() else 0.37
+        share = min(max(share, 0.1), 0.9)
+        share = 0.37 if abs(share - 0.5) < 0.1 else share
+        return torch.rand(shape, generator=generator) < share
     if not tensor.is_floating_point():
         low = int(tensor.min()) if tensor.numel() else 0
         high = int(tensor.max()) + 1 if tensor.numel() else 2

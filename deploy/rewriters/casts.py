@@ -52,6 +52,10 @@ def tensor(data: object, *args, **kwargs) -> torch.Tensor:
     """``torch.tensor(number)`` or ``torch.tensor([[numbers]])``: while exporting, built from
     ``torch.full`` scalars (torch.tensor traced inside a graph op's body is a lifted constant with an
     in-place ``detach_``, which neither torch.onnx's decompositions nor its exporter handle)."""
+    if isinstance(data, StackedList) and not args and set(kwargs) <= {"dtype", "device"}:
+        # `torch.tensor(states)` of a list a converted loop filled: its values stacked
+        stacked = data.stacked_with_prefix()
+        return stacked.to(kwargs["dtype"]) if kwargs.get("dtype") is not None else stacked
     flat, shape = _flatten_numbers(data)
     if is_tracing() and flat is not None and not args and set(kwargs) <= {"dtype", "device"}:
         dtype = kwargs.get("dtype") or _literal_dtype(flat)

@@ -24,7 +24,7 @@ from deploy.rewriters.operators import (
     python_true,
 )
 from deploy.rewriters.sequences import seq_item, seq_len
-from deploy.rewriters.subscripts import getitem, setitem, span
+from deploy.rewriters.subscripts import getitem, setitem, span, store, truncate
 from deploy.rewriters.values import Undefined, append_if, cat, compact, stack
 
 __all__ = [
@@ -59,7 +59,9 @@ __all__ = [
     "setitem",
     "span",
     "stack",
+    "store",
     "tensor",
     "transposed",
+    "truncate",
     "while_stmt",
 ]

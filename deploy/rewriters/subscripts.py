@@ -119,6 +119,64 @@ def setitem(obj: object, index: object, value: object) -> object:
             value.to(obj.dtype) if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
         ).expand(getitem(obj, index).shape)
         return obj.index_copy(dim, position, value.unsqueeze(dim))
+    positions = _index_put_positions(entries)
+    if positions is not None:
+        # `no_sign[0, 5] = 10.0` in a branch: a functional index_put (a clone written in place inside
+        # a graph op's body breaks torch.onnx's decompositions)
+        update = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
+        return torch.ops.aten.index_put.default(obj, positions, update.to(obj.dtype))
     result = obj.clone()
     result[index] = value
     return result
+
+
+def _index_put_positions(entries: tuple) -> list | None:
+    """index_put's indices for entries that are ints, 0-d integer tensors or full slices (at least one
+    position; trailing full slices dropped); None for anything else."""
+    positions = []
+    for entry in entries:
+        if _is_scalar_index(entry):
+            positions.append(entry.reshape(()).to(torch.int64))
+        elif isinstance(entry, int) and not isinstance(entry, bool) and not is_sym_int(entry):
+            positions.append(torch.full((), entry, dtype=torch.int64))
+        elif isinstance(entry, slice) and entry == slice(None):
+            positions.append(None)
+        else:
+            return None
+    while positions and positions[-1] is None:
+        positions.pop()
+    return positions if positions else None
+
+
+def store(obj: object, index: object, value: object) -> object:
+    """``obj[index] = value`` outside control-flow bodies, in place as in Python. While exporting, an
+    index of 0-d integer tensors (``dist[goal[0], goal[1]] = 0.0``) is an index_put: Python's
+    subscript would call ``.item()`` on each and store at a data-dependent position torch.export
+    refuses."""
+    entries = index if isinstance(index, tuple) else (index,)
+    if (
+        is_tracing()
+        and isinstance(obj, torch.Tensor)
+        and any(_is_scalar_index(e) for e in entries)
+        and all(_is_scalar_index(e) or (isinstance(e, slice) and e == slice(None)) for e in entries)
+    ):
+        indices = [e.reshape(()).to(torch.int64) if _is_scalar_index(e) else None for e in entries]
+        while indices and indices[-1] is None:
+            indices.pop()
+        update = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
+        torch.ops.aten.index_put_.default(obj, indices, update.to(obj.dtype))
+        return obj
+    obj[index] = value
+    return obj
+
+
+def truncate(x: object, dim: int, limit: object, keep_last: bool = False) -> object:
+    """``x[:limit]`` (``x[-limit:]`` with ``keep_last``) on dim ``dim`` (passes/truncations.py).
+    While exporting over a dynamic size, a narrow to ``Min(size, limit)``: a plain slice would
+    guard on ``size < limit`` and specialise the dim."""
+    size = x.shape[dim] if isinstance(x, torch.Tensor) else None
+    if is_tracing() and is_sym_int(size) and isinstance(limit, int) and limit >= 0:
+        count = torch.sym_min(size, limit)
+        return x.narrow(dim, size - count if keep_last else 0, count)
+    index = [slice(None)] * dim + [slice(-limit, None) if keep_last else slice(None, limit)]
+    return x[tuple(index)]

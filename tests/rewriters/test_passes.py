@@ -13,6 +13,7 @@ from deploy.rewriters import analysis
 from deploy.rewriters.convert import convert_function, converted_source
 from deploy.rewriters.passes import Context
 from deploy.rewriters.passes.breaks import BreakContinueToFlags
+from deploy.rewriters.passes.list_lengths import ListLengthCounters
 from deploy.rewriters.passes.loop_else import LoopElseToFlag
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
@@ -50,7 +51,7 @@ def test_predicate_operators_wrap_and_or_not_in_tests_only():
 def test_truncation_under_a_size_test_is_the_slice_alone():
     unit = TruncationsToSlices()
     out = _apply(unit, "def f(x, k):\n    if x.shape[1] > k:\n        x = x[:, :k]\n    return x\n")
-    assert "if" not in out and "x = x[:, :k]" in out
+    assert "if" not in out and "truncate(x, 1, k, False)" in out
     kept = [
         "def f(x, k):\n    if x.shape[1] > k:\n        x = x[:k]\n    return x\n",  # another dim
         "def f(x, y, k):\n    if x.shape[0] > k:\n        y = y[:k]\n    return y\n",  # another tensor
@@ -75,6 +76,18 @@ def test_loop_else_runs_after_the_loop_unless_it_broke():
     assert "_deploy_broke_1 = True" in out and "if not _deploy_broke_1:" in out
     out = _apply(LoopElseToFlag(), "def f(xs):\n    for x in xs:\n        y = x\n    else:\n        y = 1\n")
     assert "broke" not in out and out.rstrip().endswith("y = 1")
+
+
+def test_len_of_a_list_the_loop_appends_to_is_a_counter():
+    source = (
+        "def f(x, n):\n    chars = []\n    for t in range(n):\n        chars.append(x[t])\n"
+        "        if len(chars) == 3:\n            break\n    return chars\n"
+    )
+    out = _apply(ListLengthCounters(), source)
+    assert "_deploy_len_1 = len(chars)" in out and "_deploy_len_1 = _deploy_len_1 + 1" in out
+    assert "if _deploy_len_1 == 3" in out
+    read = source.replace("chars.append(x[t])", "chars.append(x[t] + chars[-1])")
+    assert "_deploy_len" not in _apply(ListLengthCounters(), read)  # the loop reads the list itself
 
 
 def test_liveness_finds_loop_carried_and_temporaries():

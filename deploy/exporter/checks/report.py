@@ -74,8 +74,12 @@ class OpsReport:
         names = ", ".join(row.op for row in bad)
         first = next((row.where[0] for row in bad if row.where), None)
         file, line = split_where(first) if first else (None, None)
+        # when torch.onnx's own decompositions failed, the undecomposed program was checked: its
+        # ops (aten.item, ...) are not the cause, the failure is
+        failed = next((n for n in self.notes if "decompositions failed" in n), None)
+        cause = f" ({failed})" if failed else ""
         return UnsupportedOpError(
-            f"--target {self.target} cannot run {len(bad)} op type(s): {names}",
+            f"--target {self.target} cannot run {len(bad)} op type(s): {names}{cause}",
             file=file,
             line=line,
             detail=format_table(self),

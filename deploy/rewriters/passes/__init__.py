@@ -8,6 +8,7 @@ from deploy.rewriters.passes.conditionals import TernaryToCond
 from deploy.rewriters.passes.continues import OneAppendPerIteration
 from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
 from deploy.rewriters.passes.iteration import UnbindLoopsToRange
+from deploy.rewriters.passes.list_lengths import ListLengthCounters
 from deploy.rewriters.passes.list_loops import ListLoopsToRange
 from deploy.rewriters.passes.loop_else import LoopElseToFlag
 from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
@@ -23,6 +24,7 @@ STRUCTURAL: list[Pass] = [
     LoopElseToFlag(),
     UnbindLoopsToRange(),
     ListLoopsToRange(),
+    ListLengthCounters(),
     AnnotateCounterBounds(),
     OneAppendPerIteration(),
     ConditionalAppends(),

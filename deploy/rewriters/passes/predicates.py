@@ -73,7 +73,34 @@ def _is_runtime(func: ast.expr, attr: str) -> bool:
     )
 
 
+def _test_names(func: ast.FunctionDef) -> set[str]:
+    """Names read as (part of) the test of an `if`, `while` or ternary (``big`` in ``if big:``)."""
+    found: set[str] = set()
+    for node in ast.walk(func):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp)):
+            found.update(n.id for n in ast.walk(node.test) if isinstance(n, ast.Name))
+    return found
+
+
 class _TestFinder(ast.NodeTransformer):
+    def __init__(self, test_names: set[str] = frozenset()):
+        self.test_names = test_names
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        # `big = h * w > 64 * 64` then `if big:`: the comparison is a test, kept in the graph
+        if (
+            len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id in self.test_names
+            and (
+                isinstance(node.value, (ast.Compare, ast.BoolOp))
+                or (isinstance(node.value, ast.UnaryOp) and isinstance(node.value.op, ast.Not))
+            )
+        ):
+            node.value = _PredicateRewriter().visit(node.value)
+        self.generic_visit(node)
+        return node
+
     def visit_If(self, node: ast.If) -> ast.AST:
         node.test = _PredicateRewriter().visit(node.test)
         self.generic_visit(node)
@@ -113,5 +140,5 @@ class PredicateOperators(Pass):
     name = "predicate-operators"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        finder = _TestFinder()
+        finder = _TestFinder(_test_names(func))
         func.body = [finder.visit(stmt) for stmt in func.body]

@@ -106,6 +106,12 @@ class _ComputedIndexRewriter(ast.NodeTransformer):
     visit_Lambda = visit_FunctionDef
 
 
+def _computed_entries(index: ast.expr) -> bool:
+    """Whether a subscript has an entry computed at run time (not a literal, slice or Ellipsis)."""
+    entries = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(not isinstance(e, (ast.Constant, ast.Slice)) for e in entries)
+
+
 class _StoreRewriter(ast.NodeTransformer):
     """``x[i] = v`` -> ``x = setitem(x, i, v)`` for a plain-name ``x`` inside control-flow bodies."""
 
@@ -123,12 +129,18 @@ class _StoreRewriter(ast.NodeTransformer):
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         target = node.targets[0]
         if (
-            self.depth == 0
-            or len(node.targets) != 1
+            len(node.targets) != 1
             or not isinstance(target, ast.Subscript)
             or not isinstance(target.value, ast.Name)
         ):
             return node
+        if self.depth == 0:
+            if not _computed_entries(target.slice):
+                return node
+            # `dist[goal[0], goal[1]] = 0.0`: in place, with tensor positions as an index_put
+            return ast.copy_location(
+                ast.Expr(call(rt("store"), target.value, target.slice, node.value)), node
+            )
         value = call(rt("setitem"), name(target.value.id), target.slice, node.value)
         return ast.copy_location(ast.Assign([name(target.value.id, True)], value), node)
 

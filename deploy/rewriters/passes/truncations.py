@@ -1,13 +1,13 @@
 """TruncationsToSlices: ``if x.shape[d] > k: x = x[..., :k]`` becomes the slice alone.
 
-    if src.shape[0] > self.max_src:          src = src[: self.max_src]
+    if src.shape[0] > self.max_src:          src = _deploy_rt.truncate(src, 0, self.max_src, False)
         src = src[: self.max_src]      ->
 
 Python slicing already leaves a tensor of at most ``k`` entries unchanged (``x[:k]`` and
 ``x[-k:]`` are ``x`` when the size is ``k`` or less), so the `if` only spares a copy. As a branch on
 a dynamic size it would leave ``x`` with a new unbacked size (``k`` on one path, the size on the
 other) that later loops cannot run over; the slice alone gives ``Min(size, k)``, a size torch
-reasons about. Only this exact shape converts: one statement slicing the tested tensor itself on
+reasons about (as a narrow: torch's slice would guard on ``size < k`` and specialise the dim). Only this exact shape converts: one statement slicing the tested tensor itself on
 the tested dim by the tested bound, no `else`.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.passes.base import Context, Pass, map_blocks
+from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rt
 
 
 def _tested(test: ast.expr) -> tuple[str, int, ast.expr] | None:
@@ -106,4 +106,7 @@ class TruncationsToSlices(Pass):
             return None
         if any(isinstance(n, ast.Call) for n in ast.walk(bound)):
             return None  # the bound is computed by a call: evaluated once in the test, keep it so
-        return [stmt]
+        entries = stmt.value.slice.elts if isinstance(stmt.value.slice, ast.Tuple) else [stmt.value.slice]
+        keep_last = entries[dim].lower is not None
+        value = call(rt("truncate"), name(target), ast.Constant(dim), bound, ast.Constant(keep_last))
+        return [ast.fix_missing_locations(ast.copy_location(ast.Assign([name(target, True)], value), stmt))]

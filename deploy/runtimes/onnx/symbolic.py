@@ -1,4 +1,4 @@
-"""ONNX translations of symbolic-size ops that torch.onnx has none for.
+"""ONNX translations of ops that torch.onnx has none for: ``sym_stride`` and ``median``.
 
 torch.export may bind a size inside a graph op's body (a scan over a dynamic length) through a
 *stride* of an input, ``sym_stride(x, 0)`` for the ``T`` of a ``(2, T)`` tensor. ONNX tensors are
@@ -16,8 +16,23 @@ def _sym_stride(self, dim: int = 0):
     return op.ReduceProd(op.Shape(self, start=dim + 1), keepdims=0)
 
 
+def _median(self):
+    """``x.median()``: the lower of the two middle values (torch's definition), as the largest of the
+    ``(n - 1) // 2 + 1`` smallest (TopK ascending, which TFLite lowers too)."""
+    from onnxscript import opset18 as op
+
+    flat = op.Reshape(self, op.Constant(value_ints=[-1]))
+    count = op.Shape(flat)
+    keep = op.Add(
+        op.Div(op.Sub(count, op.Constant(value_ints=[1])), op.Constant(value_ints=[2])),
+        op.Constant(value_ints=[1]),
+    )
+    smallest, _ = op.TopK(flat, keep, largest=0, sorted=1)
+    return op.ReduceMax(smallest, keepdims=0)
+
+
 def translations() -> dict[Any, Any]:
     """{aten op: translation} for torch.onnx's ``custom_translation_table``."""
     import torch
 
-    return {torch.ops.aten.sym_stride.int: _sym_stride}
+    return {torch.ops.aten.sym_stride.int: _sym_stride, torch.ops.aten.median.default: _median}

@@ -83,7 +83,39 @@ class CountPositive(nn.Module):
         return torch.tensor(count)
 
 
+class NoSignFallback(nn.Module):
+    """A counter of the steps a loop used, then a branch that writes one position of a fresh
+    tensor (`no_sign[0, 3] = 10.0`): a functional index_put inside the cond."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.GRUCell(4, 6)
+        self.head = nn.Linear(6, 4)
+
+    def forward(self, x):
+        h = torch.zeros(1, 6)
+        used = 0
+        for t in range(1, x.shape[0]):
+            if (x[t] - x[t - 1]).abs().mean() < 0.5:
+                continue
+            h = self.cell(x[t : t + 1], h)
+            used += 1
+        if used == 0:
+            no_sign = torch.full((1, 4), -10.0)
+            no_sign[0, 3] = 10.0
+            return no_sign
+        return self.head(h)
+
+
 CASES = [
+    Case(
+        "index_store_in_a_branch_after_a_counting_loop",
+        seeded(NoSignFallback),
+        (torch.randn(7, 4),),
+        [(torch.zeros(5, 4),), (torch.randn(20, 4) * 3,)],
+        ({0: torch.export.Dim("frames", min=2, max=64)},),
+        constructs=("if->cond", "for->while_loop"),
+    ),
     Case(
         "while_true_break",
         seeded(WhileTrue),

@@ -121,7 +121,27 @@ class Decay(nn.Module):
         return torch.stack(states).transpose(0, 1)
 
 
+class MedianGate(nn.Module):
+    """`x.median()` (no ONNX translation in torch.onnx: deploy's own, the lower middle value) in a
+    test and in the values."""
+
+    def forward(self, rr):
+        bad = (rr - rr.median()).abs() > 0.3
+        rr = torch.where(bad, rr.median(), rr)
+        if rr.median() > 0.8:
+            return rr * 2.0
+        return rr
+
+
 CASES = [
+    Case(
+        "median_in_a_test_and_a_value",
+        seeded(MedianGate),
+        (torch.tensor([0.7, 0.75, 1.6, 0.72, 0.74, 0.71]),),
+        [(torch.tensor([0.9, 0.95, 0.91, 2.5, 0.92]),), (torch.rand(9) + 0.2,)],
+        ({0: torch.export.Dim("beats", min=2, max=64)},),
+        constructs=("if->cond",),
+    ),
     Case(
         "elif_return_chain",
         seeded(Classify),

@@ -61,7 +61,26 @@ class SegmentSum(nn.Module):
         return torch.cat(parts)
 
 
+class GoalDistance(nn.Module):
+    """Stores at positions read from an input, outside any branch (`dist[goal[0], goal[1]] = 0`):
+    Python's subscript would turn each 0-d index into a data-dependent int."""
+
+    def forward(self, cost, goal):
+        dist = torch.full_like(cost, 1e4)
+        dist[goal[0], goal[1]] = 0.0
+        dist[goal[0]] = torch.minimum(dist[goal[0]], cost[goal[0]])
+        for _ in range(3):
+            dist = torch.minimum(dist, torch.roll(dist, 1, 0) + cost)
+        return dist
+
+
 CASES = [
+    Case(
+        "stores_at_tensor_positions",
+        seeded(GoalDistance),
+        (torch.rand(6, 5), torch.tensor([2, 3])),
+        [(torch.rand(6, 5), torch.tensor([0, 0])), (torch.rand(6, 5), torch.tensor([5, -1]))],
+    ),
     Case(
         "while_python_counter_index",
         seeded(WhileIndex),

@@ -135,6 +135,16 @@ class TwoSignalsOneLength(nn.Module):
         return torch.stack(trace, dim=1)
 
 
+class StatesAsTensor(nn.Module):
+    """`torch.tensor(states)` of a list a converted loop filled (a phase per sample)."""
+
+    def forward(self, x):
+        states = []
+        for t in range(x.shape[0]):
+            states.append((x[t].sum() > 0).long() + (x[t].abs().max() > 1.5).long())
+        return torch.nn.functional.one_hot(torch.tensor(states), 3).float().mean(0)
+
+
 def _prefixes() -> list[tuple]:
     # nothing drafted; the first draft rejected; one accepted then one rejected; all accepted (else)
     drafts = [([10, 8, 9, 3], 0), ([8, 8, 0, 5, 13, 3, 10], 5), ([0, 6, 15, 13, 12, 12], 3), ([11, 9], 1)]
@@ -144,6 +154,14 @@ def _prefixes() -> list[tuple]:
 LENGTH = torch.export.Dim("length", min=2, max=64)
 
 CASES = [
+    Case(
+        "tensor_of_a_loop_filled_list",
+        seeded(StatesAsTensor),
+        (torch.randn(9, 3),),
+        [(torch.randn(2, 3),), (torch.randn(30, 3) * 2,)],
+        ({0: LENGTH},),
+        constructs=("for->scan",),
+    ),
     Case(
         "inputs_sharing_a_length_read_in_a_scan",
         seeded(TwoSignalsOneLength),

@@ -108,7 +108,27 @@ def _items(n: int, seen: float, seed: int) -> tuple:
     return torch.randn(n, 4, generator=g), (torch.rand(n, generator=g) < seen).to(torch.uint8)
 
 
+class PoolLargeImages(nn.Module):
+    """The size test is computed into a variable first (`big = h * w > 16 * 16`), then branched on;
+    the pooled branch's strides differ symbolically from the other's."""
+
+    def forward(self, x):
+        h, w = x.shape[2], x.shape[3]
+        big = h * w > 16 * 16
+        if big:
+            x = torch.nn.functional.avg_pool2d(x, 2)
+        return x.mean(dim=(2, 3)), x.amax(dim=(2, 3))
+
+
 CASES = [
+    Case(
+        "size_test_assigned_before_the_if",
+        seeded(PoolLargeImages),
+        (torch.randn(1, 2, 12, 12),),
+        [(torch.randn(1, 2, 20, 20),), (torch.randn(1, 2, 16, 17),), (torch.randn(1, 2, 6, 40),)],
+        ({2: IMG, 3: torch.export.Dim("img_w", min=4, max=48)},),
+        constructs=("if->cond",),
+    ),
     Case(
         "size_cut_values_keep_one_size",
         seeded(PrefilterThenRerank),

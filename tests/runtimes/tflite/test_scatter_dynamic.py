@@ -53,3 +53,17 @@ def test_gather_over_dynamic_shapes_matches():
             )
         )
         assert_matches(model, feeds)
+
+
+def test_scatter_nd_of_one_index_tuple_matches():
+    """`d[i, j] = v` exports as ScatterND with indices of shape (2,) and a scalar update; TFLite's
+    SCATTER_ND needs a batch of index tuples and updates of rank >= 1."""
+    from onnx import helper
+
+    from tests.runtimes.tflite.helpers import graph_model
+
+    data = np.arange(12, dtype=np.float32).reshape(3, 4)
+    index, update = np.array([2, 1], dtype=np.int64), np.array(-5.0, dtype=np.float32)
+    node = helper.make_node("ScatterND", ["d", "i", "u"], ["y"])
+    model = graph_model([node], {"d": data, "i": index, "u": update}, ["y"])
+    assert_matches(model, {"d": data, "i": index, "u": update})

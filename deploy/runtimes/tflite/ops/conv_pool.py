@@ -40,9 +40,14 @@ def spatial_pads(node: ir.Node, in_dims, kernel, strides, dilations) -> list[tup
 
 
 def tflite_same(in_dims, kernel, strides, dilations) -> list[tuple[int, int]] | None:
-    """The padding TFLite's SAME uses for these static dims (None when a dim is dynamic)."""
+    """The padding TFLite's SAME uses for these dims (None when a dynamic dim's depends on its size:
+    with stride 1 it is ``(k - 1) * d`` in total for every size)."""
     pads = []
     for size, k, s, d in zip(in_dims, kernel, strides, dilations):
+        if size is None and s == 1:
+            total = (k - 1) * d
+            pads.append((total // 2, total - total // 2))
+            continue
         if size is None:
             return None
         out = -(-size // s)

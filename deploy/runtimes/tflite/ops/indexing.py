@@ -130,6 +130,10 @@ def lower_scatter_nd(ctx: LoweringContext, node: ir.Node) -> Value:
     reduction = attr(node, "reduction", "none")
     if reduction not in ("none", "add") or data.shape is None or updates.shape is None:
         raise Unsupported(f"ScatterND reduction={reduction!r} or data of unknown rank")
+    if indices.shape is not None and len(indices.shape) == 1:
+        # one index tuple (`d[i, j] = v`): SCATTER_ND wants a batch of them and updates of rank >= 1
+        indices = ctx.reshape(indices, (1, *indices.shape))
+        updates = ctx.reshape(updates, (1, *updates.shape))
     shape = ctx.native(ctx.shape_of(data, "int32"))
     index = ctx.native(ctx.cast(indices, np.int32))
     scattered = ctx.emit(OPS.SCATTER_ND, [index, ctx.native(updates), shape], data.shape, data.dtype)

@@ -11,7 +11,7 @@ from ai_edge_litert import schema_py_generated as schema
 
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
-from deploy.runtimes.tflite.ops._common import attr, norm_axis, out_shape, unary_values
+from deploy.runtimes.tflite.ops._common import attr, elementwise_values, norm_axis, out_shape, unary_values
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value, ints
 
@@ -142,6 +142,8 @@ def lower_arg(ctx: LoweringContext, node: ir.Node) -> Value:
             raise Unsupported("select_last_index=1 on a dynamic axis")
         x = ctx.emit(OPS.REVERSE_V2, [ctx.native(x), ctx.int32_tensor([axis])], x.shape, x.dtype)
     code = OPS.ARG_MAX if node.op_type == "ArgMax" else OPS.ARG_MIN
+    if not last and x.shape[axis] is None:
+        x = _never_empty(ctx, x, axis, code == OPS.ARG_MAX)
     options = schema.ArgMaxOptionsT() if code == OPS.ARG_MAX else schema.ArgMinOptionsT()
     options.outputType = schema.TensorType.INT64
     shape = tuple(d for i, d in enumerate(x.shape) if i != axis)
@@ -154,3 +156,28 @@ def lower_arg(ctx: LoweringContext, node: ir.Node) -> Value:
     kept = tuple(1 if i == axis else d for i, d in enumerate(x.shape))
     return ctx.emit(OPS.EXPAND_DIMS, [result.tensor, ctx.int32_tensor([axis])], kept, np.int64,
                     options=schema.ExpandDimsOptionsT())  # fmt: skip
+
+
+def _never_empty(ctx: LoweringContext, x: Value, axis: int, largest: bool) -> Value:
+    """``x`` with one entry that never wins appended along a run-time-sized ``axis``: TFLite refuses
+    to prepare ARG_MAX/ARG_MIN over an empty axis, also in an IF branch that will not run (a
+    `tail.argmax()` guarded by `tail.shape[0] > 0`). The index of a non-empty axis is unchanged
+    (the entry comes last and loses every tie)."""
+    if np.issubdtype(x.dtype, np.floating):
+        worst = -np.inf if largest else np.inf
+    else:
+        info = np.iinfo(x.dtype)
+        worst = info.min if largest else info.max
+    rank = len(x.shape)
+    axis_hot = np.zeros(rank, np.int32)
+    axis_hot[axis] = 1
+    shape = ctx.shape_of(x, "int32")
+    kept = elementwise_values(ctx, OPS.MUL, shape, ctx.const(1 - axis_hot))
+    slab_shape = elementwise_values(ctx, OPS.ADD, kept, ctx.const(axis_hot))
+    one_shape = tuple(1 if i == axis else d for i, d in enumerate(x.shape))
+    slab = ctx.emit(
+        OPS.FILL, [slab_shape.tensor, ctx.native(ctx.const(np.array(worst, x.dtype)))], one_shape, x.dtype
+    )
+    options = schema.ConcatenationOptionsT()
+    options.axis = axis
+    return ctx.emit(OPS.CONCATENATION, [ctx.native(x), slab.tensor], x.shape, x.dtype, options=options)

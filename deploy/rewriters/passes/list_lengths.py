@@ -1,0 +1,118 @@
+"""ListLengthCounters: ``len(xs)`` read inside the loop that appends to ``xs`` becomes a counter the
+appends advance, so the loop reads no list (a converted loop collects its appended values as loop
+outputs, and cannot also read them back):
+
+    chars = []                                 chars = []
+    for t in range(n):                         _deploy_len_1 = len(chars)
+        ...                                    for t in range(n):
+        chars.append(k)               ->           ...
+        if len(chars) == MAX_LEN:                  chars.append(k)
+            break                                  _deploy_len_1 = _deploy_len_1 + 1
+                                                   if _deploy_len_1 == MAX_LEN:
+                                                       break
+
+Only when the loop changes the list by ``append`` alone and reads it only through ``len``.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import BLOCK_FIELDS, Context, Pass, map_blocks, name
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _appends_to(stmt: ast.stmt) -> str | None:
+    value = stmt.value if isinstance(stmt, ast.Expr) else None
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "append"
+        and isinstance(value.func.value, ast.Name)
+    ):
+        return value.func.value.id
+    return None
+
+
+def _is_len_of(node: ast.AST, target: str) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id == target
+    )
+
+
+def _only_appended_and_measured(loop: ast.stmt, target: str) -> bool:
+    """Every use of ``target`` in the loop is ``target.append(...)`` or ``len(target)``."""
+    allowed: set[int] = set()
+    for node in ast.walk(loop):
+        if _is_len_of(node, target):
+            allowed.add(id(node.args[0]))
+        elif isinstance(node, ast.Expr) and _appends_to(node) == target:
+            allowed.add(id(node.value.func.value))
+    uses = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == target]
+    return bool(uses) and all(id(n) in allowed for n in uses)
+
+
+class _Counting(ast.NodeTransformer):
+    def __init__(self, target: str, counter: str):
+        self.target, self.counter = target, counter
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        return ast.copy_location(name(self.counter), node) if _is_len_of(node, self.target) else node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node
+
+
+def _count_appends(block: list[ast.stmt], target: str, counter: str) -> list[ast.stmt]:
+    out = []
+    for stmt in block:
+        out.append(stmt)
+        if _appends_to(stmt) == target:
+            step = ast.Assign([name(counter, True)], ast.BinOp(name(counter), ast.Add(), ast.Constant(1)))
+            out.append(ast.fix_missing_locations(ast.copy_location(step, stmt)))
+        elif not isinstance(stmt, _SCOPES):
+            for field in BLOCK_FIELDS:
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list):
+                    setattr(stmt, field, _count_appends(inner, target, counter))
+    return out
+
+
+class ListLengthCounters(Pass):
+    """`len(xs)` inside the loop appending to `xs` -> a counter (see module docstring)."""
+
+    name = "list-length-counters"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        map_blocks(
+            func, lambda stmt: self.rewrite(stmt, ctx) if isinstance(stmt, (ast.For, ast.While)) else None
+        )
+
+    def rewrite(self, loop: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
+        measured = {
+            n.args[0].id
+            for n in ast.walk(loop)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
+            and len(n.args) == 1 and isinstance(n.args[0], ast.Name)
+        }  # fmt: skip
+        appended = {_appends_to(s) for s in ast.walk(loop) if isinstance(s, ast.Expr)}
+        targets = [t for t in sorted(measured & appended) if _only_appended_and_measured(loop, t)]
+        if not targets:
+            return None
+        before = []
+        for target in targets:
+            counter = ctx.fresh("len")
+            loop.body = [_Counting(target, counter).visit(s) for s in loop.body]
+            if isinstance(loop, ast.While):
+                loop.test = _Counting(target, counter).visit(loop.test)
+            loop.body = _count_appends(loop.body, target, counter)
+            start = ast.Assign([name(counter, True)], ast.Call(name("len"), [name(target)], []))
+            before.append(ast.fix_missing_locations(ast.copy_location(start, loop)))
+        return [*before, loop]
