@@ -28,6 +28,8 @@ def bool_(value: object = False) -> object:
 def int_(value: object = 0, *base) -> object:
     """``int(t)`` keeps a tensor / symbolic size symbolic while exporting (a 0-d int64 tensor)."""
     if not base and is_symbolic(value):
+        if isinstance(value, torch.SymFloat):  # `int(lo * n)` of a dynamic size: truncated, symbolic
+            return torch.sym_int(value)
         return value.to(torch.int64) if isinstance(value, torch.Tensor) else value
     return int(value, *base)
 
@@ -184,3 +186,18 @@ def matrix_transposed(value: object) -> object:
     if isinstance(value, torch.Tensor) and is_tracing():
         return value.transpose(-2, -1)
     return value.mT
+
+
+def linspace(start, end, steps, **kwargs) -> torch.Tensor:
+    """``torch.linspace``; while exporting with a symbolic ``steps`` (a size a converted branch
+    changed, an unbacked size) an arange scaled the way torch's kernel does (from the start for the
+    first half, from the end for the second), since torch.linspace needs a specialised int there."""
+    if not (is_tracing() and is_sym_int(steps)) or set(kwargs) - {"dtype", "device"}:
+        return torch.linspace(start, end, steps, **kwargs)
+    dtype = kwargs.get("dtype") or torch.get_default_dtype()
+    index = torch.arange(steps, dtype=torch.int64, device=kwargs.get("device"))
+    step = (end - start) / torch.clamp(torch.full((), 1, dtype=torch.int64) * steps - 1, min=1).to(dtype)
+    ahead = start + step * index.to(dtype)
+    behind = end - step * (steps - 1 - index).to(dtype)
+    halfway = torch.clamp(torch.full((), 1, dtype=torch.int64) * steps // 2, min=1)  # steps=1: start
+    return torch.where(index < halfway, ahead, behind).to(dtype)

@@ -10,7 +10,8 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
 - ``min(a, b)`` / ``max(a, b)`` -> symbolic min/max when a size is symbolic (no specialising compare).
 - ``torch.stack(xs)`` / ``torch.cat(xs)`` -> runtime versions that also accept the stacked list a
   converted loop leaves in ``xs``.
-- ``torch.tensor(number)`` -> ``torch.full`` while exporting (no ``detach_`` in graph-op bodies).
+- ``torch.tensor(number)`` -> ``torch.full`` while exporting (no ``detach_`` in graph-op bodies);
+  ``torch.linspace(a, b, n)`` over a symbolic ``n`` -> an arange (torch's needs a specialised int).
 - ``w.T`` / ``w.mT`` -> runtime calls (a permute traced in the body, not a lifted aliasing input).
 """
 
@@ -71,6 +72,8 @@ class _CallRewriter(ast.NodeTransformer):
             return ast.copy_location(ast.Call(rt(target), node.args, node.keywords), node)
         if _is_torch_attr(func, "tensor") and node.args:
             return ast.copy_location(ast.Call(rt("tensor"), node.args, node.keywords), node)
+        if _is_torch_attr(func, "linspace") and len(node.args) == 3:
+            return ast.copy_location(ast.Call(rt("linspace"), node.args, node.keywords), node)
         if isinstance(func, ast.Name) and func.id in _BUILTINS:
             return node
         is_user_name = isinstance(func, ast.Name) and not func.id.startswith("_deploy_")

@@ -120,7 +120,48 @@ class PoolLargeImages(nn.Module):
         return x.mean(dim=(2, 3)), x.amax(dim=(2, 3))
 
 
+class CoordinatesAfterPooling(nn.Module):
+    """`torch.linspace` over a size a branch changed (an unbacked size after the cond)."""
+
+    def forward(self, depth):
+        if depth.shape[2] >= 16 and depth.shape[3] >= 16:
+            depth = torch.nn.functional.avg_pool2d(depth, 2)
+        h, w = depth.shape[2], depth.shape[3]
+        v = torch.linspace(-1.0, 1.0, h).reshape(1, 1, h, 1)
+        u = torch.linspace(0.0, 2.0, w).reshape(1, 1, 1, w)
+        return (depth * v + u).sum(dim=(2, 3))
+
+
+class BandEnergies(nn.Module):
+    """Band edges `int(lo * n)` of a size a branch changed (a float times an unbacked size)."""
+
+    def forward(self, spec):
+        if spec.shape[1] > 32:
+            spec = torch.nn.functional.avg_pool1d(spec.unsqueeze(0), 2).squeeze(0)
+        n = spec.shape[1]
+        bands = [
+            spec[:, int(lo * n) : int(hi * n)].pow(2).mean(dim=1) for lo, hi in ((0.0, 0.25), (0.25, 1.0))
+        ]
+        return torch.stack(bands, dim=1)
+
+
 CASES = [
+    Case(
+        "float_times_a_size_as_slice_bounds",
+        seeded(BandEnergies),
+        (torch.rand(3, 20),),
+        [(torch.rand(3, 40),), (torch.rand(3, 33),), (torch.rand(3, 8),)],
+        ({1: SEQ},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "linspace_over_a_size_a_branch_changed",
+        seeded(CoordinatesAfterPooling),
+        (torch.rand(1, 1, 20, 24),),
+        [(torch.rand(1, 1, 8, 30),), (torch.rand(1, 1, 33, 17),), (torch.rand(1, 1, 5, 4),)],
+        ({2: IMG, 3: torch.export.Dim("img_w", min=4, max=48)},),
+        constructs=("if->cond",),
+    ),
     Case(
         "size_test_assigned_before_the_if",
         seeded(PoolLargeImages),
