@@ -86,7 +86,12 @@ def test_len_of_a_list_the_loop_appends_to_is_a_counter():
     out = _apply(ListLengthCounters(), source)
     assert "_deploy_len_1 = len(chars)" in out and "_deploy_len_1 = _deploy_len_1 + 1" in out
     assert "if _deploy_len_1 == 3" in out
-    read = source.replace("chars.append(x[t])", "chars.append(x[t] + chars[-1])")
+    last = _apply(
+        ListLengthCounters(), source.replace("chars.append(x[t])", "chars.append(x[t] + chars[-1])")
+    )
+    assert "_deploy_last_2 = chars[-1] if len(chars) > 0 else None" in last
+    assert "_deploy_last_2 = x[t] + _deploy_last_2" in last and "chars.append(_deploy_last_2)" in last
+    read = source.replace("chars.append(x[t])", "chars.append(x[t] + chars[0])")
     assert "_deploy_len" not in _apply(ListLengthCounters(), read)  # the loop reads the list itself
 
 

@@ -15,9 +15,11 @@ becomes `break` (BreakContinueToFlags turns it into a flag and conds, as for any
 Python), each append becomes an assignment of one variable, and the one append after it is the
 loop's accumulator (a scan output). Loops where some path appends twice are left alone. Without a
 `continue`, a body whose `if`/`else` branches each append once gets the same treatment minus the
-one-iteration loop. A path that appends and then breaks (`kept.append(fix); break`) sets a stop
-flag and leaves the one-iteration loop; the loop appends the iteration's value, then breaks on the
-flag. (A `break` before any append is AppendsAfterBreak's case.)
+one-iteration loop. A path that breaks (`kept.append(fix); break`, or `if end: break` before any
+append, which then records that it appended nothing) sets a stop flag and leaves the one-iteration
+loop; the loop appends the iteration's value (if any), then breaks on the flag. (A loop with no
+`continue` whose appends are not in branches, `if eos: break` then `outs.append(tok)`, is
+AppendsAfterBreak's case.)
 
 Where some paths append and others do not (``if hits >= k: detections.append(d)``), each iteration
 also records whether it appended (``_deploy_kept``, a second accumulator), and after the loop
@@ -132,8 +134,6 @@ class OneAppendPerIteration(Pass):
             paths = _paths(loop.body, target)
             if paths is None or any(n > 1 for n, _ in paths):
                 return None
-            if any(end == "break" and n != 1 for n, end in paths):
-                return None  # `if eos: break` before the append: AppendsAfterBreak's case
             if any(n == 0 for n, _ in paths):
                 masked[target] = ctx.fresh("kept")
             if any(end == "break" for _, end in paths):

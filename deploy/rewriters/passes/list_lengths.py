@@ -1,6 +1,7 @@
 """ListLengthCounters: ``len(xs)`` read inside the loop that appends to ``xs`` becomes a counter the
-appends advance, so the loop reads no list (a converted loop collects its appended values as loop
-outputs, and cannot also read them back):
+appends advance, and ``xs[-1]`` a variable holding the last appended value, so the loop reads no
+list (a converted loop collects its appended values as loop outputs, and cannot also read them
+back):
 
     chars = []                                 chars = []
     for t in range(n):                         _deploy_len_1 = len(chars)
@@ -11,7 +12,9 @@ outputs, and cannot also read them back):
                                                    if _deploy_len_1 == MAX_LEN:
                                                        break
 
-Only when the loop changes the list by ``append`` alone and reads it only through ``len``.
+Only when the loop changes the list by ``append`` alone and reads it only through ``len`` and
+``[-1]``. The last value starts as ``xs[-1] if len(xs) > 0 else None`` (an empty list read at
+``[-1]`` fails eagerly too).
 """
 
 from __future__ import annotations
@@ -46,11 +49,27 @@ def _is_len_of(node: ast.AST, target: str) -> bool:
     )
 
 
+def _is_last_of(node: ast.AST, target: str) -> bool:
+    """``target[-1]`` read."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == target
+        and isinstance(node.slice, ast.UnaryOp)
+        and isinstance(node.slice.op, ast.USub)
+        and isinstance(node.slice.operand, ast.Constant)
+        and node.slice.operand.value == 1
+    )
+
+
 def _only_appended_and_measured(loop: ast.stmt, target: str) -> bool:
-    """Every use of ``target`` in the loop is ``target.append(...)`` or ``len(target)``."""
+    """Every use of ``target`` in the loop is ``target.append(...)``, ``len(target)`` or ``target[-1]``."""
     allowed: set[int] = set()
     for node in ast.walk(loop):
-        if _is_len_of(node, target):
+        if _is_last_of(node, target):
+            allowed.add(id(node.value))
+        elif _is_len_of(node, target):
             allowed.add(id(node.args[0]))
         elif isinstance(node, ast.Expr) and _appends_to(node) == target:
             allowed.add(id(node.value.func.value))
@@ -59,29 +78,39 @@ def _only_appended_and_measured(loop: ast.stmt, target: str) -> bool:
 
 
 class _Counting(ast.NodeTransformer):
-    def __init__(self, target: str, counter: str):
-        self.target, self.counter = target, counter
+    def __init__(self, target: str, counter: str, last: str):
+        self.target, self.counter, self.last = target, counter, last
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         return ast.copy_location(name(self.counter), node) if _is_len_of(node, self.target) else node
 
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        return ast.copy_location(name(self.last), node) if _is_last_of(node, self.target) else node
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         return node
 
 
-def _count_appends(block: list[ast.stmt], target: str, counter: str) -> list[ast.stmt]:
+def _count_appends(block: list[ast.stmt], target: str, counter: str, last: str | None) -> list[ast.stmt]:
     out = []
     for stmt in block:
-        out.append(stmt)
         if _appends_to(stmt) == target:
+            if last is not None:  # the value first, appended from the variable (evaluated once)
+                value = ast.Assign([name(last, True)], stmt.value.args[0])
+                out.append(ast.fix_missing_locations(ast.copy_location(value, stmt)))
+                stmt.value.args[0] = name(last)
+            out.append(stmt)
             step = ast.Assign([name(counter, True)], ast.BinOp(name(counter), ast.Add(), ast.Constant(1)))
             out.append(ast.fix_missing_locations(ast.copy_location(step, stmt)))
-        elif not isinstance(stmt, _SCOPES):
+            continue
+        out.append(stmt)
+        if not isinstance(stmt, _SCOPES):
             for field in BLOCK_FIELDS:
                 inner = getattr(stmt, field, None)
                 if isinstance(inner, list):
-                    setattr(stmt, field, _count_appends(inner, target, counter))
+                    setattr(stmt, field, _count_appends(inner, target, counter, last))
     return out
 
 
@@ -96,23 +125,36 @@ class ListLengthCounters(Pass):
         )
 
     def rewrite(self, loop: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
-        measured = {
+        read = {
             n.args[0].id
             for n in ast.walk(loop)
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
             and len(n.args) == 1 and isinstance(n.args[0], ast.Name)
-        }  # fmt: skip
+        } | {n.value.id for n in ast.walk(loop) if isinstance(n, ast.Subscript) and _is_last_of(n, getattr(n.value, "id", ""))}  # fmt: skip
         appended = {_appends_to(s) for s in ast.walk(loop) if isinstance(s, ast.Expr)}
-        targets = [t for t in sorted(measured & appended) if _only_appended_and_measured(loop, t)]
+        targets = [t for t in sorted(read & appended) if _only_appended_and_measured(loop, t)]
         if not targets:
             return None
         before = []
         for target in targets:
             counter = ctx.fresh("len")
-            loop.body = [_Counting(target, counter).visit(s) for s in loop.body]
+            reads_last = any(_is_last_of(n, target) for n in ast.walk(loop))
+            last = ctx.fresh("last") if reads_last else None
+            counting = _Counting(target, counter, last or "")
+            loop.body = [counting.visit(s) for s in loop.body]
             if isinstance(loop, ast.While):
-                loop.test = _Counting(target, counter).visit(loop.test)
-            loop.body = _count_appends(loop.body, target, counter)
-            start = ast.Assign([name(counter, True)], ast.Call(name("len"), [name(target)], []))
-            before.append(ast.fix_missing_locations(ast.copy_location(start, loop)))
+                loop.test = counting.visit(loop.test)
+            loop.body = _count_appends(loop.body, target, counter, last)
+            size = ast.Call(name("len"), [name(target)], [])
+            before.append(ast.Assign([name(counter, True)], size))
+            if last is not None:
+                first = ast.IfExp(
+                    ast.Compare(size, [ast.Gt()], [ast.Constant(0)]),
+                    ast.Subscript(name(target), ast.UnaryOp(ast.USub(), ast.Constant(1)), ast.Load()),
+                    ast.Constant(None),
+                )
+                before.append(ast.Assign([name(last, True)], first))
+        for stmt in before:
+            ast.copy_location(stmt, loop)
+            ast.fix_missing_locations(stmt)
         return [*before, loop]

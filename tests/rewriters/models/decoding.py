@@ -104,7 +104,43 @@ class BeatGrid(nn.Module):
         return torch.stack(beats)
 
 
+class CollapseUntilEnd(nn.Module):
+    """CTC-style collapse with an end symbol: `continue` on blanks and repeats, `break` on the end
+    symbol before anything is appended, and `break` once `len(tokens)` reaches a cap after one."""
+
+    def forward(self, logits):
+        best = logits.argmax(-1)
+        tokens = []
+        prev = torch.zeros((), dtype=torch.long)
+        for t in range(best.shape[0]):
+            sym = best[t]
+            repeated = sym == prev
+            prev = sym
+            if sym == 0 or repeated:
+                continue
+            if sym == 1:
+                break
+            tokens.append(sym)
+            if len(tokens) >= 4:
+                break
+        if len(tokens) == 0:
+            return torch.full((1,), -1, dtype=torch.long)
+        return torch.stack(tokens)
+
+
+def _symbols(*rows: int) -> tuple:
+    return (torch.nn.functional.one_hot(torch.tensor(rows), 6).float() * 5.0,)
+
+
 CASES = [
+    Case(
+        "collapse_with_continue_and_breaks_before_and_after_appends",
+        seeded(CollapseUntilEnd),
+        _symbols(0, 2, 2, 0, 3, 4, 1, 5),
+        [_symbols(2, 3, 4, 5, 2, 3), _symbols(1, 2, 3), _symbols(0, 0, 0), _symbols(2, 0, 2, 5, 5, 1)],
+        ({0: torch.export.Dim("frames", min=2, max=64)},),
+        constructs=("for->while_loop",),
+    ),
     Case(
         "while_appends_without_a_bound",
         seeded(BeatGrid),

@@ -145,6 +145,23 @@ class StatesAsTensor(nn.Module):
         return torch.nn.functional.one_hot(torch.tensor(states), 3).float().mean(0)
 
 
+class SmoothStages(nn.Module):
+    """A loop reading the value it appended last (`out[-1]`) and how many (`len(out)`): hypnogram
+    smoothing that forbids a stage right after another."""
+
+    def forward(self, logits):
+        pred = logits.argmax(-1)
+        out = [pred[0]]
+        for i in range(1, pred.shape[0]):
+            cur = pred[i]
+            if cur == 2 and out[-1] == 0:
+                cur = torch.full((), 1, dtype=torch.long)
+            if len(out) % 4 == 0:
+                cur = torch.maximum(cur, out[-1])
+            out.append(cur)
+        return torch.stack(out)
+
+
 def _prefixes() -> list[tuple]:
     # nothing drafted; the first draft rejected; one accepted then one rejected; all accepted (else)
     drafts = [([10, 8, 9, 3], 0), ([8, 8, 0, 5, 13, 3, 10], 5), ([0, 6, 15, 13, 12, 12], 3), ([11, 9], 1)]
@@ -154,6 +171,14 @@ def _prefixes() -> list[tuple]:
 LENGTH = torch.export.Dim("length", min=2, max=64)
 
 CASES = [
+    Case(
+        "loop_reads_its_last_appended_value",
+        seeded(SmoothStages),
+        (torch.randn(12, 3),),
+        [(torch.randn(2, 3),), (torch.tensor([[5.0, 0, 0], [0, 0, 5.0], [0, 5.0, 0], [0, 0, 5.0]]),)],
+        ({0: LENGTH},),
+        constructs=("for->scan",),
+    ),
     Case(
         "tensor_of_a_loop_filled_list",
         seeded(StatesAsTensor),
