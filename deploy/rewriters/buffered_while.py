@@ -77,14 +77,7 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
         return torch.logical_and(count < room, test)
 
     def graph_body(count, *rest):
-        values, old_buffers = rest[:size], rest[size:]
-        new_values, appended = body_fn(*fresh_copies(values))
-        new_buffers = [
-            buffer.index_copy(0, count.reshape(1), as_tensor_value(value).to(buffer.dtype).unsqueeze(0))
-            for buffer, value in zip(old_buffers, appended)
-        ]
-        cloned = tuple(as_tensor_value(v).clone() for v in new_values)
-        return (count + 1, *cloned, *new_buffers)
+        return (count + 1, *_step_into_buffers(body_fn, count, rest, size))
 
     result = in_loop_body(
         while_loop, graph_cond, graph_body, (torch.zeros((), dtype=torch.int64), *carried, *buffers)
@@ -97,6 +90,18 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
     )
     sites.mark_emitted(site_id, "while->while_loop")
     return tuple(result[1 : 1 + size]), stacked
+
+
+def _step_into_buffers(body_fn, count, rest: tuple, size: int) -> tuple:
+    """One iteration: the loop's ``size`` values run through the body, and what it appends written
+    into row ``count`` of the buffers that follow them in ``rest``."""
+    values, old_buffers = rest[:size], rest[size:]
+    new_values, appended = body_fn(*fresh_copies(values))
+    new_buffers = [
+        buffer.index_copy(0, count.reshape(1), as_tensor_value(value).to(buffer.dtype).unsqueeze(0))
+        for buffer, value in zip(old_buffers, appended)
+    ]
+    return (*(as_tensor_value(v).clone() for v in new_values), *new_buffers)
 
 
 def _count_then_fill(cond_fn, body_fn, args: tuple, lists: tuple, site_id: int, names: tuple):
@@ -127,14 +132,7 @@ def _count_then_fill(cond_fn, body_fn, args: tuple, lists: tuple, site_id: int, 
         return torch.logical_and(count < bound, test)
 
     def fill_body(count, bound, *rest):
-        values, old_buffers = rest[:size], rest[size:]
-        new_values, appended = body_fn(*fresh_copies(values))
-        new_buffers = [
-            buffer.index_copy(0, count.reshape(1), as_tensor_value(value).to(buffer.dtype).unsqueeze(0))
-            for buffer, value in zip(old_buffers, appended)
-        ]
-        cloned = tuple(as_tensor_value(v).clone() for v in new_values)
-        return (count + 1, bound.clone(), *cloned, *new_buffers)
+        return (count + 1, bound.clone(), *_step_into_buffers(body_fn, count, rest, size))
 
     result = in_loop_body(while_loop, fill_cond, fill_body, (zero.clone(), limit, *carried, *buffers))
     stacked = tuple(StackedList(acc, buffer) for acc, buffer in zip(lists, result[2 + size :]))
