@@ -86,6 +86,13 @@ def map_blocks(node: ast.AST, rewrite: Callable[[ast.stmt], list[ast.stmt] | Non
         setattr(node, field_name, new_block)
 
 
+def rooted_at_self(node: ast.expr) -> bool:
+    """``self`` or an attribute chain on it (``self.draft`` in ``self.draft.encode(x)``)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
 def rt(attr: str) -> ast.Attribute:
     return ast.Attribute(value=ast.Name(RUNTIME, ast.Load()), attr=attr, ctx=ast.Load())
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from deploy.rewriters.passes.base import Context, Pass, rt
+from deploy.rewriters.passes.base import Context, Pass, rooted_at_self, rt
 
 _CASTS = {"bool": "bool_", "int": "int_", "float": "float_", "len": "len_"}
 _STACKERS = {"stack", "cat", "concat", "concatenate"}
@@ -37,13 +37,6 @@ def _is_torch_attr(func: ast.expr, attr: str) -> bool:
         and func.value.id == "torch"
         and func.attr == attr
     )
-
-
-def _rooted_at_self(node: ast.expr) -> bool:
-    """``self`` or an attribute chain on it (``self.draft`` in ``self.draft.encode(x)``)."""
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name) and node.id == "self"
 
 
 class _CallRewriter(ast.NodeTransformer):
@@ -83,7 +76,7 @@ class _CallRewriter(ast.NodeTransformer):
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Attribute)
-            and _rooted_at_self(func.value)
+            and rooted_at_self(func.value)
         ):
             # `self.draft.encode(x)`: converted when `self.draft` is a module (calls.call_method)
             args = [func.value, ast.Constant(func.attr), *node.args]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.analysis import assigned_names
-from deploy.rewriters.passes.base import Context, Pass, call, name, rt
+from deploy.rewriters.passes.base import Context, Pass, call, name, rooted_at_self, rt
 from deploy.rewriters.passes.breaks import is_range_loop
 
 
@@ -148,12 +148,6 @@ class _StoreRewriter(ast.NodeTransformer):
         return node
 
 
-def _rooted_at_self(node: ast.expr) -> bool:
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name) and node.id == "self"
-
-
 class _ChoiceRewriter(ast.NodeTransformer):
     """``self.blocks[i]`` with a computed ``i`` -> ``_deploy_rt.pick(self.blocks, i, site)``."""
 
@@ -166,7 +160,7 @@ class _ChoiceRewriter(ast.NodeTransformer):
         if (
             not isinstance(node.ctx, ast.Load)
             or not isinstance(node.value, ast.Attribute)
-            or not _rooted_at_self(node.value)
+            or not rooted_at_self(node.value)
             or isinstance(index, (ast.Constant, ast.Slice, ast.Tuple))
         ):
             return node
