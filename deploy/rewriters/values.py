@@ -170,7 +170,7 @@ def compact(values, kept):
         flags = (
             kept.stacked if isinstance(kept, StackedList) else torch.stack([torch.as_tensor(k) for k in kept])
         )
-        return StackedList(values.prefix, values.stacked[flags.bool()], values.suffix)
+        return StackedList(values.prefix, _masked_rows(values.stacked, flags), values.suffix)
     first = len(values) - len(kept)
     rows = list(zip(values[first:], kept))
     if not any(isinstance(k, torch.Tensor) for _, k in rows):
@@ -179,6 +179,15 @@ def compact(values, kept):
     stacked = torch.stack([torch.as_tensor(v) for v, _ in rows])
     flags = torch.stack([torch.as_tensor(k, dtype=torch.bool) for _, k in rows])
     return StackedList(values[:first], stacked[flags])
+
+
+def _masked_rows(rows: torch.Tensor, flags: torch.Tensor) -> torch.Tensor:
+    """``rows[flags]``; size-obliviously outside dynamo: the rows of ``range(1, n)`` number ``n - 1``,
+    which the mask's metadata would otherwise guard to be at least 2 (``n >= 3``)."""
+    if torch.compiler.is_dynamo_compiling():  # dynamo refuses to trace a config patch
+        return rows[flags.bool()]
+    with torch.fx.experimental._config.patch(backed_size_oblivious=True):
+        return rows[flags.bool()]
 
 
 def append_if(values, test, thunk):

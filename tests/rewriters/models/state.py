@@ -7,6 +7,14 @@ from torch import nn
 from tests.rewriters.models.case import Case, seeded
 
 SEQ = torch.export.Dim("seq", min=1, max=64)
+FRAMES = torch.export.Dim("frames", min=2, max=32)
+
+
+def _frames(seed, n, step=0.8, blur=False):
+    g = torch.Generator().manual_seed(seed)
+    emb = torch.cumsum(torch.randn(n, 6, generator=g) * step, 0)
+    sharp = torch.where(torch.arange(n) % 3 == 1, 0.1, 0.9) if blur else torch.full((n,), 0.9)
+    return emb, sharp
 
 
 class CellNoneInit(nn.Module):
@@ -75,6 +83,22 @@ class DecayFromOne(nn.Module):
         return torch.stack(states).transpose(0, 1)
 
 
+class KeyframesFromOne(nn.Module):
+    """Keyframe selection from frame 1 on (a visual-odometry front end); the sequence has >= 2 frames."""
+
+    def forward(self, emb, sharp):
+        last, last_t = emb[0], torch.zeros((), dtype=torch.long)
+        keys, idx = [emb[0]], [last_t]
+        for t in range(1, emb.shape[0]):
+            if sharp[t] < 0.3:
+                continue
+            if (emb[t] - last).norm() > 1.5 or t - last_t >= 4:
+                last, last_t = emb[t], torch.full((), t, dtype=torch.long)
+                keys.append(emb[t])
+                idx.append(last_t)
+        return torch.stack(idx), torch.stack(keys)
+
+
 CASES = [
     Case(
         "rnn_cell_state_starts_none",
@@ -112,6 +136,14 @@ CASES = [
         (torch.randn(2, 5),),
         [(torch.randn(2, 1),), (torch.randn(2, 12),)],
         ({1: SEQ},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "range_from_one_kept_appends_two_rows_min",
+        seeded(KeyframesFromOne),
+        _frames(0, 12),
+        [_frames(1, 2), _frames(2, 3, step=0.01), _frames(3, 20), _frames(4, 9, blur=True)],
+        ({0: FRAMES}, {0: FRAMES}),
         constructs=("for->scan",),
     ),
 ]
