@@ -18,6 +18,7 @@ from deploy.atomic import atomic_path
 from deploy.errors import UnsupportedOpError
 from deploy.quiet import quiet_torch
 from deploy.runtimes.onnx.decompositions import size_exact
+from deploy.runtimes.onnx.exact_rules import exact_constant_patterns
 from deploy.runtimes.onnx.hoist import hoist_invariant_transposes
 from deploy.runtimes.onnx.source import copy_node_sources
 from deploy.runtimes.onnx.symbolic import translations
@@ -39,7 +40,7 @@ def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None =
             custom_translation_table=table,
         )
 
-    with quiet_torch():
+    with quiet_torch(), exact_constant_patterns():
         try:
             try:
                 program = translate(optimize=True)
