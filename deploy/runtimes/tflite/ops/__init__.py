@@ -18,4 +18,5 @@ from deploy.runtimes.tflite.ops import (  # noqa: F401
     slicing,
     spectral,
     training,
+    unique,
 )
