@@ -201,3 +201,13 @@ def linspace(start, end, steps, **kwargs) -> torch.Tensor:
     behind = end - step * (steps - 1 - index).to(dtype)
     halfway = torch.clamp(torch.full((), 1, dtype=torch.int64) * steps // 2, min=1)  # steps=1: start
     return torch.where(index < halfway, ahead, behind).to(dtype)
+
+
+def one_hot(fn, indices, num_classes=-1):
+    """``F.one_hot(k, n)`` (``fn`` the function the user's code names); while exporting with a
+    symbolic ``n`` (a dynamic size) a comparison with an arange, since torch's one_hot fixes ``n`` to
+    the example's value."""
+    if fn is torch.nn.functional.one_hot and is_tracing() and is_sym_int(num_classes):
+        classes = torch.arange(num_classes, dtype=torch.int64)
+        return (indices.unsqueeze(-1).to(torch.int64) == classes).to(torch.int64)
+    return fn(indices, num_classes)

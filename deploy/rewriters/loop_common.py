@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 
 import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
 
 from deploy.rewriters import operators, sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
@@ -113,3 +114,53 @@ def probe_iteration(start, body_fn, carried: tuple) -> tuple[list, list]:
     finally:
         operators.set_in_loop_body(previous)
     return [as_tensor_value(v) for v in values], [as_tensor_value(v) for v in appended]
+
+
+def placeholders_for_undefined(args: tuple, run) -> tuple:
+    """Loop variables with no value before the loop (``cost`` assigned on every path of the body
+    that reads it, but not before a ``break`` that skips it) as zeros shaped like the value one
+    probed iteration (``run(values)``: the new values) gives them: probed first with a 0-d zero,
+    then with zeros of the shape that gave. The eager model never reads such a value before
+    assigning it (Python would raise), so no path the graph takes reads the zeros."""
+    undefined = [i for i, v in enumerate(args) if isinstance(v, Undefined)]
+    if not undefined:
+        return args
+    guess = list(args)
+    for i in undefined:
+        guess[i] = torch.zeros(())
+    for _ in range(2):
+        new_values = _probe_values(run, tuple(guess))
+        if new_values is None:
+            return args
+        shaped = list(guess)
+        for i in undefined:
+            new = as_tensor_value(new_values[i])
+            if not isinstance(new, torch.Tensor) or free_unbacked_symbols(new.shape):
+                return args
+            shaped[i] = torch.zeros(new.shape, dtype=new.dtype)
+        if all(_same_meta(guess[i], shaped[i]) for i in undefined):
+            return tuple(shaped)
+        guess = shaped
+    return args
+
+
+def _same_meta(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return (
+        a.dtype == b.dtype
+        and a.dim() == b.dim()
+        and all(statically_known_true(x == y) for x, y in zip(a.shape, b.shape))
+    )
+
+
+def _probe_values(run, values: tuple):
+    """``run(values)`` traced as a loop body, guards suppressed, rewrites unlisted; None on failure."""
+    mode = torch._guards.detect_fake_mode()
+    guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
+    previous = operators.set_in_loop_body(True)
+    try:
+        with guards, sites.probing():
+            return run(operators.fresh_copies(values))
+    except Exception:  # torch's many internal error types: the loop reports the variable as before
+        return None
+    finally:
+        operators.set_in_loop_body(previous)

@@ -26,6 +26,7 @@ from deploy.rewriters.chunked_loop import (
     probe_examples,
 )
 from deploy.rewriters.growing_loop import grown_for
+from deploy.rewriters.list_state import ListState
 from deploy.rewriters.loop_common import (
     carry,
     check_supported,
@@ -33,6 +34,7 @@ from deploy.rewriters.loop_common import (
     in_loop_body,
     iterations_label,
     loop_error,
+    placeholders_for_undefined,
     python_while,
     to_tensor_predicate,
 )
@@ -56,9 +58,28 @@ def while_stmt(
     """``while cond: body`` where cond/body take the loop-carried variables and body returns them;
     with ``lists`` (appended to once per iteration) the body also returns the appended values, the
     result is (carried, lists) and ``capacity`` bounds the iterations (buffered_while.py)."""
+    state = ListState(args, names, site_id) if is_tracing() else None
+    if state:  # lists of tensors among the loop variables: carried entry by entry (list_state.py)
+
+        def flat_body(*flat):
+            out = body_fn(*state.nested(flat))
+            return (state.flat(out[0]), out[1]) if capacity is not None else state.flat(out)
+
+        result = while_stmt(
+            lambda *flat: cond_fn(*state.nested(flat)),
+            flat_body,
+            state.flat(args),
+            state.names,
+            site_id,
+            lists,
+            capacity,
+        )
+        return (state.nested(result[0]), result[1]) if capacity is not None else state.nested(result)
     if capacity is not None:
         site = sites.get_site(site_id)
         check_supported(site)
+        if is_tracing():
+            args = placeholders_for_undefined(args, lambda values: body_fn(*values)[0])
         try:
             return buffered_while(cond_fn, body_fn, args, lists, capacity, site_id, names)
         except NotDeployableError:
@@ -70,6 +91,7 @@ def while_stmt(
         return args
     site = sites.get_site(site_id)
     check_supported(site)
+    args = placeholders_for_undefined(args, lambda values: body_fn(*values))
     carried = carry(args, names, site)
 
     def graph_cond(*values):
@@ -112,6 +134,24 @@ def for_range(
         return args, tuple(
             _prepended(lst, size) if first else lst for lst, size, first in zip(lists, sizes, prepends)
         )
+    state = ListState(args, names, site_id) if is_tracing() else None
+    if state:  # lists of tensors among the loop variables: carried entry by entry (list_state.py)
+
+        def flat_body(t, *flat):
+            new, appended = body_fn(t, *state.nested(flat))
+            return state.flat(new), appended
+
+        flat_args, lists = for_range(
+            bounds,
+            flat_body,
+            state.flat(args),
+            accumulators,
+            state.names,
+            site_id,
+            state.index(break_index),
+            skip_on_break,
+        )
+        return state.nested(flat_args), lists
     start, stop, step = _range_bounds(bounds)
     if not any(is_symbolic(b) for b in (start, stop, step)):
         count = 0
@@ -138,6 +178,8 @@ def for_range(
                 if not isinstance(value, Undefined):
                     acc.append(value)
             if break_index >= 0:
+                if is_symbolic(flag) and not range(t + step, stop, step):
+                    break  # a tensor `break` in the last iteration (`for _ in range(1)`): nothing left
                 if is_symbolic(flag):  # a tensor `break`: hand the remaining iterations to while_loop
                     rest = (t + step, stop, step, body_fn, args, accumulators)
                     try:
@@ -224,6 +266,7 @@ def _graph_for(
         for acc, value in zip(accumulators, appended):
             acc.append(value)
         start = start + step
+    args = placeholders_for_undefined(args, lambda values: body_fn(start, *values)[0])
     carried = carry(args, names, site)
     if accumulators and break_index < 0 and pending is None and is_chunked(start, stop, step):
         # `for s in range(0, n, k): outs.append(f(x[..., s : s + k]))`: the last chunk is shorter

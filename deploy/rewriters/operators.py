@@ -17,7 +17,14 @@ from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.selects import _decode, _encode, _where, select
-from deploy.rewriters.shape_cond import bound_new_sizes, check_bounds, resize_layouts, same_shape, shape_cond
+from deploy.rewriters.shape_cond import (
+    bound_new_sizes,
+    check_bounds,
+    probed,
+    resize_layouts,
+    same_shape,
+    shape_cond,
+)
 from deploy.rewriters.size_branches import (
     is_size_predicate,
     tracing_branches,
@@ -139,6 +146,9 @@ def _fallback(
         selected = _stride_fallback(exc, pred, then_fn, else_fn, site.id, kind)
     if selected is not None:
         return selected
+    selected = _select_at_top_level(pred, then_fn, else_fn, site.id, kind)
+    if selected is not None:
+        return selected
     marked = marked_site_error(exc)
     if marked is not None:
         raise marked from exc
@@ -149,6 +159,24 @@ def _fallback(
         f"Both branches must leave the values used afterwards{assigned} as tensors of the same dtype, "
         "rank and structure; give a variable assigned in only one branch a value before the `if`."
     ) from exc
+
+
+def _select_at_top_level(pred, then_fn, else_fn, site_id: int, kind: str):
+    """A cond torch cannot trace (dynamo traces the branches: a size branch nested in them, an
+    allocation by ``.item()``...), above all the rest of a function after an early ``return``: both
+    branches computed at the top level, where the exporter traces everything else, and the outputs
+    picked with torch.where. None when that fails too or the outputs do not line up."""
+    if torch.compiler.is_dynamo_compiling() or not isinstance(pred, torch.Tensor):
+        return None
+    try:
+        selected = select(as_predicate(pred), then_fn, else_fn)
+    except NotDeployableError:
+        raise
+    except Exception:  # torch's many internal error types: the cond's error names the user's line
+        return None
+    if selected is not None:
+        sites.mark_emitted(site_id, kind.replace("->cond", "->where"))
+    return selected
 
 
 def _guarded_cond(pred, then_fn, else_fn, site: sites.Site, kind: str):
@@ -336,12 +364,13 @@ def _size_choice(pred: object, then_thunk, else_thunk):
     test = getattr(pred, "_deploy_size_test", None) if is_size_predicate(pred) else None
     if test is None:
         return None
-    chosen = then_thunk()
-    if not (is_sym_int(chosen) or type(chosen) is int):
+    try:  # a probe first: a tensor-valued side may hold only where its test does (`x[-4]` if n >= 4)
+        sizes = [probed(then_thunk, record=False), probed(else_thunk, record=False)]
+    except Exception:  # torch's many internal error types: the cond reports the user's line
         return None
-    other = else_thunk()
-    if not (is_sym_int(other) or type(other) is int):
+    if not all(is_sym_int(v) or type(v) is int for v in sizes):
         return None
+    chosen, other = then_thunk(), else_thunk()
     if is_sym_int(chosen) and is_sym_int(other):
         return torch.sym_ite(test, chosen, other)
     picked = torch.where(as_predicate(pred), as_tensor_value(chosen), as_tensor_value(other)).item()

@@ -12,6 +12,7 @@ from deploy.rewriters.casts import (
     matrix_transposed,
     max_,
     min_,
+    one_hot,
     tensor,
     transposed,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "max_",
     "min_",
     "not_",
+    "one_hot",
     "or_",
     "pick",
     "python_predicate",

@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 
 import torch
+from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, guard_or_false, statically_known_true
 from torch.utils import _pytree as pytree
 
@@ -98,12 +99,20 @@ def bound_new_sizes(result, then_fn, else_fn, encode):
 def _probe(then_fn, else_fn, encode) -> tuple | None:
     """Both branches' output leaves, traced with guards suppressed (a probe: its nodes are dead);
     None when they differ in structure."""
+    then_leaves, then_spec = pytree.tree_flatten(pytree.tree_map(encode, probed(then_fn)))
+    else_leaves, else_spec = pytree.tree_flatten(pytree.tree_map(encode, probed(else_fn)))
+    return (then_leaves, else_leaves, then_spec) if then_spec == else_spec else None
+
+
+def probed(fn, record: bool = True):
+    """``fn()`` traced with guards suppressed and no rewrites recorded (a probe: its nodes are dead);
+    ``record=False``: nor any graph node (a dead node that fails when re-run, ``p.reshape(1)`` of a
+    larger ``p``, would break torch.onnx), for probes whose values are only looked at."""
     mode = torch._guards.detect_fake_mode()
     guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
-    with guards, sites.probing():
-        then_leaves, then_spec = pytree.tree_flatten(pytree.tree_map(encode, then_fn()))
-        else_leaves, else_spec = pytree.tree_flatten(pytree.tree_map(encode, else_fn()))
-    return (then_leaves, else_leaves, then_spec) if then_spec == else_spec else None
+    nodes = contextlib.nullcontext() if record else disable_proxy_modes_tracing()
+    with guards, nodes, sites.probing():
+        return fn()
 
 
 def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: Resizing):

@@ -102,6 +102,12 @@ def _is_scalar_index(entry: object) -> bool:
 def setitem(obj: object, index: object, value: object) -> object:
     """``obj[index] = value`` inside a converted body: in place eagerly (same aliasing as Python);
     functional while exporting, since graph-op bodies may not mutate their inputs."""
+    if is_tracing() and isinstance(obj, list) and isinstance(index, int) and not is_sym_int(index):
+        # `hs[layer] = h` of a list a converted loop carries (list_state.py): a new list, so the
+        # loop's input stays as it was
+        obj = list(obj)
+        obj[index] = value
+        return obj
     if not (is_tracing() and isinstance(obj, torch.Tensor)):
         obj[index] = value
         return obj

@@ -39,6 +39,16 @@ def _is_torch_attr(func: ast.expr, attr: str) -> bool:
     )
 
 
+def _is_one_hot(func: ast.expr, node: ast.Call) -> bool:
+    """``F.one_hot(k, n)`` under any alias of torch.nn.functional (checked at run time)."""
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "one_hot"
+        and len(node.args) == 2
+        and not node.keywords
+    )
+
+
 class _CallRewriter(ast.NodeTransformer):
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -66,7 +76,11 @@ class _CallRewriter(ast.NodeTransformer):
         if _is_torch_attr(func, "tensor") and node.args:
             return ast.copy_location(ast.Call(rt("tensor"), node.args, node.keywords), node)
         if _is_torch_attr(func, "linspace") and len(node.args) == 3:
+            self.ctx.rewrote = True  # `torch.linspace(-1, 1, x.shape[1])` in a helper without control flow
             return ast.copy_location(ast.Call(rt("linspace"), node.args, node.keywords), node)
+        if _is_one_hot(func, node):
+            self.ctx.rewrote = True  # `F.one_hot(k, x.shape[0])`: one_hot fixes its class count
+            return ast.copy_location(ast.Call(rt("one_hot"), [func, *node.args], []), node)
         if isinstance(func, ast.Name) and func.id in _BUILTINS:
             return node
         is_user_name = isinstance(func, ast.Name) and not func.id.startswith("_deploy_")

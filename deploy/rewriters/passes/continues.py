@@ -119,15 +119,19 @@ class OneAppendPerIteration(Pass):
     name = "one-append-per-iteration"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if is_range_loop(stmt) else None)
+        map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if _is_loop(stmt) else None)
 
-    def rewrite(self, loop: ast.For, ctx: Context) -> None:
+    def rewrite(self, loop: ast.For | ast.While, ctx: Context) -> None:
         has_continue = any(isinstance(s, ast.Continue) for s in _own_statements(loop.body))
         targets = {append_target(s) for s in _own_statements(loop.body)} - {None}
         # without `continue`: appends inside the branches of an `if` (`if p: outs.append(a) else:
         # outs.append(b)`) become one assignment per branch and one append after them
         in_branches = any(append_target(s) for s in _own_statements(loop.body) if s not in loop.body)
-        if loop.orelse or not (has_continue or in_branches) or not targets:
+        # a `while` whose break (`if not remaining.any(): break` in a branch) skips the append
+        breaks = isinstance(loop, ast.While) and any(
+            isinstance(s, ast.Break) for s in _own_statements(loop.body)
+        )
+        if loop.orelse or not (has_continue or in_branches or breaks) or not targets:
             return None
         masked, stop = {}, None
         for target in targets:  # each list: at most one append on every path (`states`, `rejected`, ...)
@@ -174,6 +178,11 @@ class OneAppendPerIteration(Pass):
             ast.fix_missing_locations(stmt)
         loop.body = [*inits, *body, *appends, *ends]
         return [*before, loop, *after] if masks else None
+
+
+def _is_loop(stmt: ast.stmt) -> bool:
+    """A range loop, or a `while` (whose appends become a count-then-fill buffer, buffered_while.py)."""
+    return is_range_loop(stmt) or isinstance(stmt, ast.While)
 
 
 def _append(target: str, value: str) -> ast.stmt:

@@ -126,8 +126,10 @@ class _StoreRewriter(ast.NodeTransformer):
 
     visit_If = visit_While = visit_For = _block_owner
 
-    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+    def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         target = node.targets[0]
+        if self.depth and len(node.targets) == 1 and _unpacks_into_subscripts(target):
+            return self._unpacked_stores(node, target)
         if (
             len(node.targets) != 1
             or not isinstance(target, ast.Subscript)
@@ -144,8 +146,34 @@ class _StoreRewriter(ast.NodeTransformer):
         value = call(rt("setitem"), name(target.value.id), target.slice, node.value)
         return ast.copy_location(ast.Assign([name(target.value.id, True)], value), node)
 
+    def _unpacked_stores(self, node: ast.Assign, target: ast.Tuple) -> list[ast.stmt]:
+        """``hs[i], cs[i] = cell(x, (hs[i], cs[i]))`` -> unpack into temporaries, then one
+        ``hs = setitem(hs, i, _t0)`` per subscript (each a store the loop then carries)."""
+        self.temps = getattr(self, "temps", 0)
+        elements, stores = [], []
+        for element in target.elts:
+            if isinstance(element, ast.Subscript) and isinstance(element.value, ast.Name):
+                temp = f"_deploy_unpacked{self.temps}"
+                self.temps += 1
+                elements.append(name(temp, True))
+                value = call(rt("setitem"), name(element.value.id), element.slice, name(temp))
+                stores.append(ast.copy_location(ast.Assign([name(element.value.id, True)], value), node))
+            else:
+                elements.append(element)
+        unpack = ast.copy_location(ast.Assign([ast.Tuple(elements, ast.Store())], node.value), node)
+        return [unpack, *stores]
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         return node
+
+
+def _unpacks_into_subscripts(target: ast.AST) -> bool:
+    """``a[i], b[i] = ...``: a flat tuple target with a subscript of a plain name among its elements."""
+    return (
+        isinstance(target, (ast.Tuple, ast.List))
+        and all(isinstance(e, (ast.Name, ast.Subscript)) for e in target.elts)
+        and any(isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) for e in target.elts)
+    )
 
 
 class _ChoiceRewriter(ast.NodeTransformer):

@@ -132,6 +132,52 @@ def _symbols(*rows: int) -> tuple:
     return (torch.nn.functional.one_hot(torch.tensor(rows), 6).float() * 5.0,)
 
 
+class GreedyWalk(nn.Module):
+    """A budgeted walk: a `while` on a tensor that appends each position, with a `break` in one
+    branch before `cost` is assigned (no value before the loop; the break path skips the append)."""
+
+    def forward(self, gains, budget):
+        pos = torch.zeros((), dtype=torch.long)
+        path = [pos]
+        energy = budget[0]
+        while energy > 0.0:
+            step = gains[pos]
+            if step.max() > 0.5:
+                pos = torch.argmax(step)
+                cost = step.max()
+            else:
+                if step.sum() < 0.1:
+                    break
+                pos = (pos + 1) % gains.shape[0]
+                cost = torch.ones(())
+            energy = energy - cost
+            path.append(pos)
+        return torch.stack(path), energy.reshape(1)
+
+
+class ChannelChecks(nn.Module):
+    """A static loop over channels with a tensor `continue` (a one-iteration loop per channel
+    inside, whose tensor break ends it: no graph loop around the scan that follows)."""
+
+    def forward(self, obs):
+        flags, cleaned = [], []
+        for c in range(3):
+            x = obs[c]
+            ok = x > -50.0
+            if not ok.any():
+                flags.append(torch.tensor(1.0))
+                cleaned.append(torch.zeros_like(x))
+                continue
+            good = x[ok]
+            flags.append(good.max())
+            last, filled = good[0], []
+            for t in range(x.shape[0]):  # a scan (appends) after the channel's `continue`
+                last = torch.where(ok[t], x[t], last)
+                filled.append(last)
+            cleaned.append(torch.stack(filled))
+        return torch.stack(flags), torch.stack(cleaned)
+
+
 CASES = [
     Case(
         "collapse_with_continue_and_breaks_before_and_after_appends",
@@ -179,5 +225,28 @@ CASES = [
         ],
         ({0: torch.export.Dim("windows", min=2, max=64)},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "while_appends_with_break_before_a_variable_is_set",
+        seeded(GreedyWalk),
+        (torch.rand(5, 5), torch.tensor([3.0])),
+        [
+            (torch.rand(5, 5), torch.tensor([0.0])),
+            (torch.rand(5, 5) * 0.01, torch.tensor([2.0])),
+            (torch.rand(5, 5) * 0.3, torch.tensor([4.0])),
+            (torch.rand(5, 5) + 0.6, torch.tensor([5.0])),
+        ],
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "static_loop_continue_then_scan",
+        seeded(ChannelChecks),
+        (torch.randn(3, 8),),
+        [
+            (torch.cat([torch.full((1, 8), -99.0), torch.randn(2, 8)]),),
+            (torch.where(torch.rand(3, 8) > 0.5, -99.0, 1.0),),
+        ],
+        ({1: torch.export.Dim("steps", min=2, max=64)},),
+        constructs=("if->cond",),
     ),
 ]

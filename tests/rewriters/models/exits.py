@@ -107,6 +107,24 @@ class NoSignFallback(nn.Module):
         return self.head(h)
 
 
+class LowReadingEarlyReturn(nn.Module):
+    """An early return on a reading; the rest pads a short history (a size branch), which torch
+    cannot trace inside a cond branch: computed at the top level instead."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 1)
+
+    def forward(self, x):
+        if x[-1] < 0.0:
+            return torch.zeros(()), torch.full((), 1, dtype=torch.long)
+        slope = x[-1] - x[0]
+        if x.shape[0] < 8:
+            x = torch.cat([x[:1].expand(8 - x.shape[0]), x])
+        dose = self.fc(x[-8:])[0] + slope
+        return dose, torch.zeros((), dtype=torch.long)
+
+
 CASES = [
     Case(
         "index_store_in_a_branch_after_a_counting_loop",
@@ -160,5 +178,13 @@ CASES = [
         [(torch.randn(9),), (torch.randn(1),), (torch.ones(4),)],
         ({0: SEQ},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "early_return_then_size_branches",
+        seeded(LowReadingEarlyReturn),
+        (torch.rand(20) + 0.1,),
+        [(torch.rand(2) + 0.1,), (-torch.rand(5),), (torch.rand(6) + 0.1,), (torch.rand(30) + 0.1,)],
+        ({0: torch.export.Dim("hist", min=2, max=64)},),
+        constructs=("if->where",),
     ),
 ]

@@ -145,6 +145,21 @@ class BandEnergies(nn.Module):
         return torch.stack(bands, dim=1)
 
 
+def _row_centroids(v):
+    """A helper without control flow whose linspace spans a dynamic width."""
+    xs = torch.linspace(-1.0, 1.0, v.shape[1])
+    return (v * xs).sum(1) / (v.abs().sum(1) + 1.0)
+
+
+class CentroidsAndOneHot(nn.Module):
+    """``torch.linspace`` over a dynamic size in a helper, ``F.one_hot`` over a dynamic class count."""
+
+    def forward(self, v):
+        cx = _row_centroids(v)
+        k = torch.argmax(cx)
+        return cx + torch.nn.functional.one_hot(k, v.shape[0]).float()
+
+
 CASES = [
     Case(
         "float_times_a_size_as_slice_bounds",
@@ -222,5 +237,12 @@ CASES = [
         [(torch.randn(2, 3, n),) for n in (4, 5, 12, 16, 17, 30, 64, 65, 100, 200)],
         ({2: torch.export.Dim("L", min=4, max=256)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "linspace_in_helper_and_one_hot_over_dynamic_sizes",
+        seeded(CentroidsAndOneHot),
+        (torch.rand(6, 12),),
+        [(torch.rand(2, 5),), (torch.rand(30, 40),)],
+        ({0: torch.export.Dim("rows", min=2, max=32), 1: IMG},),
     ),
 ]

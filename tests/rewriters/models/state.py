@@ -99,6 +99,25 @@ class KeyframesFromOne(nn.Module):
         return torch.stack(idx), torch.stack(keys)
 
 
+class StackedCellsListState(nn.Module):
+    """Stacked LSTM cells whose states live in Python lists indexed by layer (a ModuleList loop
+    inside a loop over a dynamic length): the lists are the loop's state."""
+
+    def __init__(self):
+        super().__init__()
+        self.cells = nn.ModuleList([nn.LSTMCell(3, 5), nn.LSTMCell(5, 5)])
+
+    def forward(self, x):
+        hs = [torch.zeros(1, 5) for _ in self.cells]
+        cs = [torch.zeros(1, 5) for _ in self.cells]
+        for t in range(x.shape[1]):
+            inp = x[:, t]
+            for layer, cell in enumerate(self.cells):
+                hs[layer], cs[layer] = cell(inp, (hs[layer], cs[layer]))
+                inp = hs[layer]
+        return hs[-1], cs[0]
+
+
 CASES = [
     Case(
         "rnn_cell_state_starts_none",
@@ -145,5 +164,13 @@ CASES = [
         [_frames(1, 2), _frames(2, 3, step=0.01), _frames(3, 20), _frames(4, 9, blur=True)],
         ({0: FRAMES}, {0: FRAMES}),
         constructs=("for->scan",),
+    ),
+    Case(
+        "list_of_states_indexed_by_layer",
+        seeded(StackedCellsListState),
+        (torch.randn(1, 6, 3),),
+        [(torch.randn(1, 1, 3),), (torch.randn(1, 13, 3),)],
+        ({1: SEQ},),
+        constructs=("for->while_loop",),
     ),
 ]

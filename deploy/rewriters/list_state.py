@@ -1,0 +1,76 @@
+"""Python lists of tensors a converted loop carries as its state:
+
+    hs = [torch.zeros(1, H) for _ in self.cells]
+    for t in range(x.shape[1]):                 # a graph loop over a dynamic size
+        for layer, cell in enumerate(self.cells):
+            hs[layer] = cell(inp, hs[layer])     # -> hs = setitem(hs, layer, ...): a new list
+
+A graph loop carries tensors only. A list (or tuple) variable of a fixed length is carried as one
+value per entry: the loop's operators see the entries, the body the list rebuilt from them, and the
+list the body hands back is split again (it must keep its length). After the loop the variable is
+a list again.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from deploy.rewriters import sites
+from deploy.rewriters.values import is_symbolic
+
+
+def _is_state_list(value: object) -> bool:
+    return (
+        isinstance(value, (list, tuple))
+        and type(value) in (list, tuple)
+        and len(value) > 0
+        and all(isinstance(v, (torch.Tensor, int, float, bool)) or is_symbolic(v) for v in value)
+    )
+
+
+class ListState:
+    """How the loop variables ``args`` flatten: per variable None (as is) or its list's length/type."""
+
+    def __init__(self, args: tuple, names: tuple[str, ...], site_id: int):
+        self.layout = [(type(v), len(v)) if _is_state_list(v) else None for v in args]
+        self.site_id = site_id
+        self.names = tuple(
+            n2
+            for n, entry in zip(names, self.layout)
+            for n2 in ([f"{n}[{i}]" for i in range(entry[1])] if entry else [n])
+        )
+        self.lists = tuple(n for n, entry in zip(names, self.layout) if entry)
+
+    def __bool__(self) -> bool:
+        return any(self.layout)
+
+    def flat(self, values) -> tuple:
+        out = []
+        for value, entry in zip(values, self.layout):
+            if entry is None:
+                out.append(value)
+                continue
+            if not isinstance(value, (list, tuple)) or len(value) != entry[1]:
+                raise sites.get_site(self.site_id).error(
+                    f"a list this loop carries ({', '.join(self.lists)}) must keep its length: a graph "
+                    "loop carries a fixed number of values (write into a preallocated tensor instead)"
+                )
+            out.extend(value)
+        return tuple(out)
+
+    def nested(self, flat) -> tuple:
+        flat, out = list(flat), []
+        for entry in self.layout:
+            if entry is None:
+                out.append(flat.pop(0))
+            else:
+                kind, length = entry
+                out.append(kind(flat[:length]))
+                del flat[:length]
+        return tuple(out)
+
+    def index(self, position: int) -> int:
+        """The flat position of the variable at ``position`` (a break flag: never a list)."""
+        if position < 0:
+            return position
+        return sum(entry[1] if entry else 1 for entry in self.layout[:position])
