@@ -153,7 +153,10 @@ def for_range(
         )
         return state.nested(flat_args), lists
     start, stop, step = _range_bounds(bounds)
-    if not any(is_symbolic(b) for b in (start, stop, step)):
+    entry = args[break_index] if break_index >= 0 else False
+    if not is_symbolic(entry) and entry and not any(is_symbolic(b) for b in (start, stop, step)):
+        return args, accumulators  # a loop whose break test holds before it starts (breaks.py)
+    if not any(is_symbolic(b) for b in (start, stop, step)) and not is_symbolic(entry):
         count = 0
         for t in range(start, stop, step):
             args, appended = body_fn(t, *args)

@@ -158,7 +158,10 @@ def store(obj: object, index: object, value: object) -> object:
     """``obj[index] = value`` outside control-flow bodies, in place as in Python. While exporting, an
     index of 0-d integer tensors (``dist[goal[0], goal[1]] = 0.0``) is an index_put: Python's
     subscript would call ``.item()`` on each and store at a data-dependent position torch.export
-    refuses."""
+    refuses. While a converted loop's body is traced (a helper it calls), functional (setitem):
+    graph-op bodies may not write in place."""
+    if is_tracing() and isinstance(obj, torch.Tensor) and _in_loop_body():
+        return setitem(obj, index, value)
     entries = index if isinstance(index, tuple) else (index,)
     if (
         is_tracing()
@@ -174,6 +177,12 @@ def store(obj: object, index: object, value: object) -> object:
         return obj
     obj[index] = value
     return obj
+
+
+def _in_loop_body() -> bool:
+    from deploy.rewriters.operators import in_loop_body_now  # operators imports this module
+
+    return in_loop_body_now()
 
 
 def truncate(x: object, dim: int, limit: object, keep_last: bool = False) -> object:

@@ -94,6 +94,8 @@ class StackedList:
     through the runtime) become a movedim/reshape of the scan output."""
 
     def __init__(self, prefix: list, stacked: torch.Tensor, suffix: list | None = None):
+        if isinstance(prefix, StackedList):  # a loop appending to what an earlier loop filled
+            stacked, prefix = torch.cat([prefix.stacked_with_prefix(), stacked]), []
         self.prefix = list(prefix)
         self.stacked = stacked
         self.suffix = list(suffix or [])
@@ -170,6 +172,13 @@ def compact(values, kept):
         flags = (
             kept.stacked if isinstance(kept, StackedList) else torch.stack([torch.as_tensor(k) for k in kept])
         )
+        # rows before the loop's (a list an earlier loop filled, merged into ``stacked``) are kept
+        earlier = values.stacked.shape[0] - flags.shape[0]
+        flags = (
+            torch.cat([torch.ones(earlier, dtype=torch.bool), flags.bool()])
+            if not _is_zero(earlier)
+            else flags
+        )
         return StackedList(values.prefix, _masked_rows(values.stacked, flags), values.suffix)
     first = len(values) - len(kept)
     rows = list(zip(values[first:], kept))
@@ -179,6 +188,13 @@ def compact(values, kept):
     stacked = torch.stack([torch.as_tensor(v) for v, _ in rows])
     flags = torch.stack([torch.as_tensor(k, dtype=torch.bool) for _, k in rows])
     return StackedList(values[:first], stacked[flags])
+
+
+def _is_zero(size) -> bool:
+    """Whether a (possibly symbolic) size is provably 0, without a guard."""
+    from torch.fx.experimental.symbolic_shapes import statically_known_true
+
+    return bool(statically_known_true(size == 0))
 
 
 def _masked_rows(rows: torch.Tensor, flags: torch.Tensor) -> torch.Tensor:

@@ -4,14 +4,17 @@
 An append is a mutation a cond branch cannot make. On a Python test the runtime appends (or not)
 as Python would; on a tensor test it keeps the values in a stacked list and drops the new row when
 the test is false (a data-dependent number of rows, like the filtered appends of a converted loop).
-Inside loops the pass does nothing: there OneAppendPerIteration collects appends per iteration.
+Inside loops the pass does nothing (there OneAppendPerIteration collects appends per iteration),
+except in loops over constant ranges, which stay Python.
 """
 
 from __future__ import annotations
 
 import ast
 
+from deploy.rewriters.analysis import assigned_names, has_node
 from deploy.rewriters.passes.base import Context, Pass, call, name, rt
+from deploy.rewriters.passes.breaks import is_range_loop
 from deploy.rewriters.passes.continues import append_target
 
 
@@ -21,6 +24,10 @@ class ConditionalAppends(Pass):
     name = "conditional-appends"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        # names bound in the function (arguments too): a range bound naming one may be dynamic
+        self.local = assigned_names(func.body) | {
+            a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)
+        }
         func.body = self._block(func.body)
 
     def _block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
@@ -39,7 +46,20 @@ class ConditionalAppends(Pass):
                     out.append(ast.fix_missing_locations(ast.copy_location(replaced, stmt)))
                     continue
                 stmt.body, stmt.orelse = self._block(stmt.body), self._block(stmt.orelse)
-            elif isinstance(stmt, (ast.With, ast.Try)):
+            elif isinstance(stmt, (ast.With, ast.Try)) or _stays_python(stmt, self.local):
                 stmt.body = self._block(stmt.body)
             out.append(stmt)
         return out
+
+
+def _stays_python(stmt: ast.stmt, local: set[str]) -> bool:
+    """``for s in range(SHELVES):`` with constant bounds (literals, module constants) and no jumps:
+    a loop that stays Python, whose conditional appends are lone ones like those outside loops."""
+    return (
+        is_range_loop(stmt)
+        and all(
+            isinstance(a, ast.Constant) or (isinstance(a, ast.Name) and a.id not in local)
+            for a in stmt.iter.args
+        )
+        and not has_node(stmt.body, (ast.Break, ast.Continue), stop=(ast.For, ast.While))
+    )

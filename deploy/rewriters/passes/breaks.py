@@ -107,6 +107,9 @@ class BreakContinueToFlags(Pass):
         has_break, has_continue = _jumps(loop.body, ast.Break), _jumps(loop.body, ast.Continue)
         if not (has_break or has_continue):
             return None
+        rotated = _leading_break(loop, ctx)
+        if rotated is not None:
+            return rotated
         break_flag, continue_flag = ctx.fresh("break"), ctx.fresh("continue")
         loop.body = _guard(loop.body, break_flag, continue_flag)
         if has_continue:
@@ -120,6 +123,57 @@ class BreakContinueToFlags(Pass):
         else:
             loop._break_flag = break_flag
         return [_assign(break_flag, False, loop), loop]
+
+
+def _leading_break(loop: ast.For | ast.While, ctx: Context) -> list[ast.stmt] | None:
+    """``if T: break`` as the first statement (and the only jump) of a loop: the test moves into the
+    loop's condition instead of guarding the rest of the body with a cond (whose outputs may differ
+    in size: ``tokens = torch.cat([tokens, tok])`` after ``if finished.all(): break``).
+
+        while c:                          while c and not T:
+            if T: break        ->             rest
+            rest
+
+        for t in range(n):                _break = T
+            if T: break        ->         for t in range(n):      (runs while not _break)
+            rest                              rest
+                                              _break = T
+
+    For a range loop T must not read the loop counter; it is evaluated once before the loop and
+    after each iteration (the loop operator checks the flag before each iteration)."""
+    first, rest = loop.body[0], loop.body[1:]
+    if not (
+        isinstance(first, ast.If)
+        and not first.orelse
+        and len(first.body) == 1
+        and isinstance(first.body[0], ast.Break)
+        and rest
+        and not _jumps(rest, ast.Break)
+        and not _jumps(rest, ast.Continue)
+        and not has_node([first.test], (ast.NamedExpr, ast.Lambda))
+    ):
+        return None
+    test = first.test
+    if isinstance(loop, ast.While):
+        loop.test = ast.copy_location(
+            ast.BoolOp(ast.And(), [loop.test, ast.UnaryOp(ast.Not(), test)]), loop.test
+        )
+        loop.body = rest
+        return [loop]
+    if loop.target.id in {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}:
+        return None
+    if all(isinstance(a, ast.Constant) for a in loop.iter.args):
+        return None  # `for _ in range(1)` (continues.py) and other loops that stay Python
+    flag = ctx.fresh("break")
+    assign = [ast.copy_location(ast.Assign([name(flag, True)], test), first) for _ in range(2)]
+    assign[1] = ast.copy_location(ast.Assign([name(flag, True)], _copy(test)), rest[-1])
+    loop.body = [*rest, assign[1]]
+    loop._break_flag = flag
+    return [assign[0], loop]
+
+
+def _copy(node: ast.expr) -> ast.expr:
+    return ast.parse(ast.unparse(node), mode="eval").body
 
 
 def _python_loop(loop: ast.For, ctx: Context) -> list[ast.stmt] | None:

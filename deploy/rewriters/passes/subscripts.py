@@ -117,6 +117,7 @@ class _StoreRewriter(ast.NodeTransformer):
 
     def __init__(self) -> None:
         self.depth = 0
+        self.local_stores = 0
 
     def _block_owner(self, node: ast.AST) -> ast.AST:
         self.depth += 1
@@ -137,12 +138,12 @@ class _StoreRewriter(ast.NodeTransformer):
         ):
             return node
         if self.depth == 0:
-            if not _computed_entries(target.slice):
-                return node
-            # `dist[goal[0], goal[1]] = 0.0`: in place, with tensor positions as an index_put
-            return ast.copy_location(
-                ast.Expr(call(rt("store"), target.value, target.slice, node.value)), node
-            )
+            # `dist[goal[0], goal[1]] = 0.0`: in place, with tensor positions as an index_put;
+            # `logits[:, PAD] = -inf` in a helper a converted loop body calls: functional there
+            # (torch.onnx cannot decompose in-place writes in a loop body)
+            self.local_stores += 1
+            value = call(rt("store"), name(target.value.id), target.slice, node.value)
+            return ast.copy_location(ast.Assign([name(target.value.id, True)], value), node)
         value = call(rt("setitem"), name(target.value.id), target.slice, node.value)
         return ast.copy_location(ast.Assign([name(target.value.id, True)], value), node)
 
@@ -222,3 +223,5 @@ class LoopIndexSubscripts(Pass):
         func.body = [computed.visit(stmt) for stmt in func.body]
         stores = _StoreRewriter()
         func.body = [stores.visit(stmt) for stmt in func.body]
+        if stores.local_stores:
+            ctx.rewrote = True

@@ -15,6 +15,7 @@ from tests.rewriters.models import (
     extra,
     indexing,
     iteration,
+    lists,
     loops,
     nested,
     repros,
@@ -40,4 +41,5 @@ CASES = (
     + counters.CASES
     + sizes.CASES
     + aliasing.CASES
+    + lists.CASES
 )

@@ -178,6 +178,39 @@ class ChannelChecks(nn.Module):
         return torch.stack(flags), torch.stack(cleaned)
 
 
+PAD, EOS = 0, 2
+
+
+def _step_scores(h, t):
+    """A helper the loop body calls, writing into a fresh tensor in place (a length prior)."""
+    prior = torch.zeros(5)
+    prior[EOS] = 0.5 * t
+    logits = h + prior
+    logits[:, PAD] = float("-inf")
+    return logits
+
+
+class BudgetedDecode(nn.Module):
+    """Decoding that first checks whether every beam finished (`if done: break` leads the body),
+    then grows the token matrix: the test becomes the loop's condition, the body needs no cond."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Linear(5, 5)
+
+    def forward(self, h, budget):
+        tokens = torch.zeros(2, 1, dtype=torch.long)
+        finished = torch.zeros(2, dtype=torch.bool)
+        for t in range(int(budget.item())):
+            if finished.all():
+                break
+            h = torch.tanh(self.cell(h))
+            tok = torch.argmax(_step_scores(h, t), dim=-1)
+            tokens = torch.cat([tokens, tok[:, None]], dim=1)
+            finished = finished | (tok == EOS)
+        return tokens, h
+
+
 CASES = [
     Case(
         "collapse_with_continue_and_breaks_before_and_after_appends",
@@ -248,5 +281,16 @@ CASES = [
         ],
         ({1: torch.export.Dim("steps", min=2, max=64)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "leading_break_then_growing_tokens",
+        seeded(BudgetedDecode),
+        (torch.randn(2, 5), torch.tensor([6])),
+        [
+            (torch.randn(2, 5), torch.tensor([0])),
+            (torch.randn(2, 5) * 3, torch.tensor([9])),
+            (torch.randn(2, 5), torch.tensor([2])),
+        ],
+        constructs=("for->while_loop",),
     ),
 ]

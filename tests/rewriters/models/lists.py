@@ -1,0 +1,55 @@
+"""Lists filled across loops: a Python loop over a module constant whose body runs a converted
+loop appending to the same list, then appends once more under a tensor test."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+BANDS = 2
+
+
+class GapRuns(nn.Module):
+    """Runs of empty columns per band, (band, start, end) each: the band loop stays Python, the
+    column loop is a graph loop whose appends are kept per iteration, and the run still open at the
+    end of a band is appended under a tensor test."""
+
+    def forward(self, x):
+        gaps = []
+        for b in range(BANDS):
+            empty = x[b] < 0.2
+            run, start = 0, 0
+            for c in range(empty.shape[0]):
+                if empty[c]:
+                    if run == 0:
+                        start = c
+                    run += 1
+                    continue
+                if run >= 2:
+                    gaps.append(torch.tensor([b, start, c]))
+                run = 0
+            if run >= 2:
+                gaps.append(torch.tensor([b, start, empty.shape[0]]))
+        if len(gaps) == 0:
+            return torch.zeros(0, 3, dtype=torch.long)
+        return torch.stack(gaps)
+
+
+def _bands(*rows):
+    return (torch.tensor(rows, dtype=torch.float32),)
+
+
+CASES = [
+    Case(
+        "gaps_appended_across_python_and_graph_loops",
+        seeded(GapRuns),
+        _bands([0.9, 0.1, 0.1, 0.1, 0.9, 0.1, 0.1], [0.1, 0.1, 0.9, 0.9, 0.1, 0.1, 0.1]),
+        [
+            _bands([0.9, 0.9, 0.9], [0.9, 0.1, 0.9]),
+            _bands([0.1, 0.1, 0.9, 0.9], [0.9, 0.1, 0.1, 0.9]),
+            _bands([0.1] * 9, [0.9] * 9),
+        ],
+        ({1: torch.export.Dim("cols", min=3, max=32)},),
+        constructs=("for->scan",),
+    ),
+]
