@@ -49,6 +49,7 @@ def export_program(
             if _is_specialisation(exc):
                 ep = _trusting_size_branches(module, traced_inputs, dynamic_shapes, notes)
                 ep = ep or _range_checked_guards(module, traced_inputs, dynamic_shapes, notes)
+                ep = ep or _size_oblivious(module, traced_inputs, dynamic_shapes, notes)
                 if ep is not None:
                     return ep, notes
             if _is_control_flow_failure(exc):
@@ -108,6 +109,33 @@ def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str]):
         "dynamic range instead, and hold at all of them"
     )
     return found[0]
+
+
+def _size_oblivious(module, inputs, dynamic_shapes, notes: list[str]):
+    """Retry an export that failed on a specialised dim with every size decision taken
+    size-obliviously (torch's ``backed_size_oblivious``): metadata checks such as "is this dim of
+    size ``n - 1`` equal to 1?" (contiguity, broadcasting) no longer guard on the example's size.
+    Such a graph may assume a size is not 0 or 1, so verification at the minimum size checks it
+    against eager; None when the retry fails too."""
+    torch._dynamo.reset()
+    try:
+        with (
+            torch.no_grad(),
+            quiet_torch(),
+            portable_ops(),
+            torch.fx.experimental._config.patch(backed_size_oblivious=True),
+            _equal(module, inputs, dynamic_shapes),
+        ):
+            ep = torch.export.export(module, inputs, dynamic_shapes=dynamic_shapes, strict=False)
+    except DeployError:
+        raise
+    except Exception:  # the original error is the one to explain
+        return None
+    notes.append(
+        "exported with size decisions taken size-obliviously (a size-1 check torch could not prove for "
+        "every size); verification at the minimum, middle and maximum sizes checks the program"
+    )
+    return ep
 
 
 def _is_control_flow_failure(exc: BaseException) -> bool:

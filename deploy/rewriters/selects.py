@@ -51,7 +51,10 @@ def select(pred: torch.Tensor, then_fn, else_fn):
     for a, b in zip(then_leaves, else_leaves):
         if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
             a, b = as_tensor_value(a), as_tensor_value(b)
-            if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or not same_shape(a, b):
+            if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+                return None
+            a, b = _broadcast_scalar(a, b)
+            if not same_shape(a, b):
                 return None
             if a.dtype != b.dtype:
                 return None
@@ -63,3 +66,14 @@ def select(pred: torch.Tensor, then_fn, else_fn):
         else:
             return None
     return pytree.tree_unflatten(picked, then_spec)
+
+
+def _broadcast_scalar(a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``factor = 1.0`` on one path, ``factor = sigmoid(fc(h))`` of shape (N,) on the other: the
+    0-d side expanded to the other's shape (what every elementwise use broadcasts it to; a use
+    that needs the 0-d value would differ from eager, which verification reports)."""
+    if a.dim() == 0 and b.dim() > 0 and a.dtype == b.dtype:
+        return a.expand(b.shape), b
+    if b.dim() == 0 and a.dim() > 0 and a.dtype == b.dtype:
+        return a, b.expand(a.shape)
+    return a, b

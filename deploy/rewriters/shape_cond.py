@@ -111,8 +111,14 @@ def probed(fn, record: bool = True):
     mode = torch._guards.detect_fake_mode()
     guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
     nodes = contextlib.nullcontext() if record else disable_proxy_modes_tracing()
-    with guards, nodes, sites.probing():
-        return fn()
+    env = mode.shape_env if mode else None
+    pending = list(env.pending_fresh_unbacked_symbols) if env is not None and not record else None
+    try:
+        with guards, nodes, sites.probing():
+            return fn()
+    finally:
+        if pending is not None:  # unbacked ints made off the graph (a nested cond's) bind to no node
+            env.pending_fresh_unbacked_symbols[:] = pending
 
 
 def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: Resizing):

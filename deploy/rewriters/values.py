@@ -148,7 +148,9 @@ class StackedList:
 def stack(tensors, dim: int = 0, *, out=None):
     """torch.stack that also takes a StackedList (a converted loop's appended values)."""
     if isinstance(tensors, StackedList) and out is None:
-        return tensors.stacked_with_prefix().movedim(0, dim)
+        rows = tensors.stacked_with_prefix()
+        # no permute for dim 0: its meta asks whether dims of size ``n - 1`` are 1 (a guard on n)
+        return rows if dim in (0, -rows.dim()) else rows.movedim(0, dim)
     return torch.stack(tensors, dim) if out is None else torch.stack(tensors, dim, out=out)
 
 

@@ -34,6 +34,7 @@ class ConditionalAppends(Pass):
         out = []
         for stmt in stmts:
             if isinstance(stmt, ast.If):
+                stmt = _merged(stmt)
                 target = append_target(stmt.body[0]) if len(stmt.body) == 1 and not stmt.orelse else None
                 if target is not None:
                     value = ast.Lambda(
@@ -63,3 +64,16 @@ def _stays_python(stmt: ast.stmt, local: set[str]) -> bool:
         )
         and not has_node(stmt.body, (ast.Break, ast.Continue), stop=(ast.For, ast.While))
     )
+
+
+def _merged(stmt: ast.If) -> ast.If:
+    """``if a: if b: xs.append(v)`` (no `else` at any level) as ``if a and b: xs.append(v)``, a lone
+    conditional append (``b`` is also computed where ``a`` is false, when ``a`` is a tensor)."""
+    tests, node = [], stmt
+    while not node.orelse and len(node.body) == 1 and isinstance(node.body[0], ast.If):
+        tests.append(node.test)
+        node = node.body[0]
+    if not tests or node.orelse or len(node.body) != 1 or append_target(node.body[0]) is None:
+        return stmt
+    test = ast.copy_location(ast.BoolOp(ast.And(), [*tests, node.test]), stmt.test)
+    return ast.copy_location(ast.If(test=test, body=node.body, orelse=[]), stmt)

@@ -85,9 +85,9 @@ class TruncationsToSlices(Pass):
     name = "truncations-to-slices"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        map_blocks(func, lambda stmt: self.rewrite(stmt) if isinstance(stmt, ast.If) else None)
+        map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if isinstance(stmt, ast.If) else None)
 
-    def rewrite(self, node: ast.If) -> list[ast.stmt] | None:
+    def rewrite(self, node: ast.If, ctx: Context) -> list[ast.stmt] | None:
         tested = _tested(node.test)
         if tested is None or node.orelse or len(node.body) != 1:
             return None
@@ -109,4 +109,5 @@ class TruncationsToSlices(Pass):
         entries = stmt.value.slice.elts if isinstance(stmt.value.slice, ast.Tuple) else [stmt.value.slice]
         keep_last = entries[dim].lower is not None
         value = call(rt("truncate"), name(target), ast.Constant(dim), bound, ast.Constant(keep_last))
+        ctx.rewrote = True  # a forward with no other control flow is converted for this alone
         return [ast.fix_missing_locations(ast.copy_location(ast.Assign([name(target, True)], value), stmt))]

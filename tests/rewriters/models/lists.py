@@ -35,6 +35,27 @@ class GapRuns(nn.Module):
         return torch.stack(gaps)
 
 
+class OpenEvents(nn.Module):
+    """Low-flow events as (start, end) rows; an event still open at the end of the recording is
+    appended under two nested tensor tests (`if state == 1:` then `if n - start >= 3:`)."""
+
+    def forward(self, flow):
+        state, start = 0, 0
+        events = []
+        for t in range(flow.shape[0]):
+            if state == 0:
+                if flow[t] < 0.5:
+                    state, start = 1, t
+            elif flow[t] >= 0.5:
+                if t - start >= 3:
+                    events.append(torch.tensor([start, t]))
+                state = 0
+        if state == 1:
+            if flow.shape[0] - start >= 3:
+                events.append(torch.tensor([start, flow.shape[0]]))
+        return torch.stack(events) if len(events) > 0 else torch.zeros(0, 2, dtype=torch.long)
+
+
 def _bands(*rows):
     return (torch.tensor(rows, dtype=torch.float32),)
 
@@ -51,5 +72,16 @@ CASES = [
         ],
         ({1: torch.export.Dim("cols", min=3, max=32)},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "open_event_appended_under_nested_tests",
+        seeded(OpenEvents),
+        (torch.tensor([0.9, 0.1, 0.1, 0.1, 0.1, 0.9, 0.1, 0.1, 0.1, 0.1]),),
+        [
+            (torch.tensor([0.9, 0.9, 0.1, 0.1]),),
+            (torch.tensor([0.1, 0.1, 0.1, 0.1, 0.9, 0.9]),),
+            (torch.tensor([0.9, 0.1, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1]),),
+        ],
+        ({0: torch.export.Dim("steps", min=3, max=64)},),
     ),
 ]

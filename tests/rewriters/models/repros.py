@@ -115,6 +115,56 @@ class LabelLiteral(nn.Module):
         return x.argmax().view(1), torch.tensor([[1.0, 0.0], [0.0, 1.0]]) * x.std()
 
 
+class DecisionCodes(nn.Module):
+    """An if/elif/else giving a Python int code per branch (`decision = 2` / `1` / `0`)."""
+
+    def forward(self, x):
+        s = x.sum()
+        if s > 1.0:
+            decision = 2
+        elif s > 0.0:
+            decision = 1
+        else:
+            decision = 0
+        return torch.full((), decision, dtype=torch.long), s
+
+
+class StepCounterAfterEarlyReturn(nn.Module):
+    """An early return, then a hill climb counting its steps in a Python int inside the loop (the
+    count differs between the paths of the break's cond)."""
+
+    def forward(self, x, v0):
+        if x[0] < 0.05:
+            return torch.zeros(()), torch.tensor(0)
+        v, step, it = v0, torch.tensor(1.0), 0
+        while it < 8:
+            if (x * (v + step)).sum() > (x * v).sum():
+                v = v + step
+            else:
+                step = step * 0.5
+            if step < 0.2:
+                break
+            it += 1
+        return v, torch.tensor(it)
+
+
+class ScalarOrPerRowFactor(nn.Module):
+    """`factor = 1.0`, a per-row tensor under one test, `0.85` under the `elif`: a Python number
+    on some paths and an (N,) tensor on another, used by broadcasting."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 1)
+
+    def forward(self, h, peak):
+        factor = 1.0
+        if peak.mean() < 0.3:
+            factor = 0.6 + 0.1 * torch.sigmoid(self.fc(h)).squeeze(-1)
+        elif peak.mean() < 0.5:
+            factor = 0.85
+        return peak * factor
+
+
 CASES = [
     Case(
         "torch_tensor_constant_in_branch",
@@ -166,5 +216,31 @@ CASES = [
         (torch.randn(6),),
         [(torch.rand(6) + 0.1,), (-torch.rand(6) - 0.1,)],
         constructs=("if->cond",),
+    ),
+    Case(
+        "int_codes_per_branch",
+        seeded(DecisionCodes),
+        (torch.rand(4),),
+        [(torch.rand(4) * 0.1,), (-torch.rand(4),)],
+        constructs=("if->cond",),
+    ),
+    Case(
+        "python_step_counter_after_early_return",
+        seeded(StepCounterAfterEarlyReturn),
+        (torch.rand(4) + 0.1, torch.tensor(0.0)),
+        [
+            (torch.tensor([0.01, 1.0, 1.0, 1.0]), torch.tensor(0.0)),
+            (torch.rand(4) + 0.1, torch.tensor(3.0)),
+            (-torch.rand(4) - 0.1, torch.tensor(1.0)),
+        ],
+        constructs=("if->cond",),
+    ),
+    Case(
+        "number_or_per_row_factor",
+        seeded(ScalarOrPerRowFactor),
+        (torch.randn(3, 4), torch.full((3,), 0.1)),
+        [(torch.randn(5, 4), torch.full((5,), 0.4)), (torch.randn(2, 4), torch.full((2,), 0.9))],
+        ({0: torch.export.Dim("rows", min=2, max=16)}, {0: torch.export.Dim("rows", min=2, max=16)}),
+        constructs=("if->where",),
     ),
 ]

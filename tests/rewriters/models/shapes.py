@@ -160,6 +160,22 @@ class CentroidsAndOneHot(nn.Module):
         return cx + torch.nn.functional.one_hot(k, v.shape[0]).float()
 
 
+class TruncatedTokens(nn.Module):
+    """Tokens cut to 16 (`if L > 16: t = t[:, :16]`), embedded and convolved: the cut is a gather,
+    so no later op asks whether a view of it is contiguous (``L == Min(16, L)``) at the example."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(20, 8)
+        self.conv = nn.Conv1d(8, 4, 3, padding=1)
+
+    def forward(self, tokens):
+        if tokens.shape[1] > 16:
+            tokens = tokens[:, :16]
+        x = self.emb(tokens).transpose(1, 2)
+        return self.conv(x).mean(-1)
+
+
 CASES = [
     Case(
         "float_times_a_size_as_slice_bounds",
@@ -244,5 +260,12 @@ CASES = [
         (torch.rand(6, 12),),
         [(torch.rand(2, 5),), (torch.rand(30, 40),)],
         ({0: torch.export.Dim("rows", min=2, max=32), 1: IMG},),
+    ),
+    Case(
+        "truncated_tokens_embedded_and_convolved",
+        seeded(TruncatedTokens),
+        (torch.randint(0, 20, (2, 24)),),
+        [(torch.randint(0, 20, (2, 3)),), (torch.randint(0, 20, (2, 16)),), (torch.randint(0, 20, (2, 90)),)],
+        ({1: torch.export.Dim("len", min=2, max=128)},),
     ),
 ]

@@ -118,6 +118,22 @@ class StackedCellsListState(nn.Module):
         return hs[-1], cs[0]
 
 
+class DropoutAwareTracker(nn.Module):
+    """Per-reading flags from reading 1 on, a dropped reading skipped with `continue` (every path
+    appends); the stream has >= 2 readings, so the flags may be a single row."""
+
+    def forward(self, p):
+        mean, flags = p[0], []
+        for t in range(1, p.shape[0]):
+            if p[t].min() < 0:
+                flags.append(torch.zeros(4))
+                continue
+            anomaly = (p[t] - mean).abs() > 0.5
+            mean = torch.where(anomaly, mean, 0.9 * mean + 0.1 * p[t])
+            flags.append(anomaly.float())
+        return torch.stack(flags), mean
+
+
 CASES = [
     Case(
         "rnn_cell_state_starts_none",
@@ -172,5 +188,13 @@ CASES = [
         [(torch.randn(1, 1, 3),), (torch.randn(1, 13, 3),)],
         ({1: SEQ},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "range_from_one_continue_appends_stacked",
+        seeded(DropoutAwareTracker),
+        (torch.rand(10, 4),),
+        [(torch.rand(2, 4),), (torch.cat([torch.rand(3, 4), -torch.ones(1, 4), torch.rand(5, 4) * 3]),)],
+        ({0: FRAMES},),
+        constructs=("for->scan",),
     ),
 ]
