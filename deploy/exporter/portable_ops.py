@@ -5,6 +5,11 @@
 export (``26 <= points``), and torch.onnx has no translation for ``aten._cdist_forward`` at all.
 While exporting, ``torch.cdist`` is the elementwise definition (the exact one, what eager computes
 for small inputs; the matrix-product path differs from it by rounding only).
+
+``nn.TransformerEncoderLayer`` / ``nn.MultiheadAttention`` in eval mode without autograd take a
+fused "fast path" (``aten._transformer_encoder_layer_fwd``, ``_native_multi_head_attention``) when
+their inputs allow it, which torch.onnx cannot translate; while exporting the fast path is off and
+the layers run their composite definition (the same math).
 """
 
 from __future__ import annotations
@@ -33,9 +38,13 @@ def _cdist(x1: torch.Tensor, x2: torch.Tensor, p: float = 2.0, compute_mode: str
 
 @contextmanager
 def portable_ops() -> Iterator[None]:
-    """Within: the ops above take their size-independent definitions."""
+    """Within: the ops above take their size-independent definitions, and attention layers their
+    composite path (see below)."""
     torch.cdist = _cdist
+    fastpath = torch.backends.mha.get_fastpath_enabled()
+    torch.backends.mha.set_fastpath_enabled(False)
     try:
         yield
     finally:
         torch.cdist = _ORIGINAL_CDIST
+        torch.backends.mha.set_fastpath_enabled(fastpath)

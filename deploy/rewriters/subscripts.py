@@ -192,8 +192,6 @@ def truncate(x: object, dim: int, limit: object, keep_last: bool = False) -> obj
     size = x.shape[dim] if isinstance(x, torch.Tensor) else None
     if is_tracing() and is_sym_int(size) and isinstance(limit, int) and limit >= 0:
         count = torch.sym_min(size, limit)
-        if torch.compiler.is_dynamo_compiling():
-            return x.narrow(dim, size - count if keep_last else 0, count)
         # gathered rather than a view: whether the cut view is contiguous (``s == Min(64, s)``) would
         # be decided at the example's size by later ops, a guard that fixes the dim's range
         first = size - count if keep_last else 0

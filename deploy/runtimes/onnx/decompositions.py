@@ -97,13 +97,51 @@ def _symbolic_scalar_operands(program: Any) -> None:
             module.recompile()
 
 
+def _distinct_graph_op_operands(program: Any) -> None:
+    """Views passed into a graph op (``dx, dy = disp[0], disp[1]`` read by a nested cond's branches)
+    share storage, and torch.onnx's decompositions refuse a cond or loop whose inputs may alias
+    ("cond_true might be aliasing the input"): each such operand is passed as a copy."""
+    import torch
+
+    hops = {torch.ops.higher_order.cond: (3,), torch.ops.higher_order.while_loop: (2, 3)}
+    for module in program.graph_module.modules():
+        graph = getattr(module, "graph", None)
+        changed = False
+        for node in list(graph.nodes) if isinstance(graph, torch.fx.Graph) else ():
+            positions = hops.get(node.target) if node.op == "call_function" else None
+            for position in positions or ():
+                if position >= len(node.args) or not isinstance(node.args[position], (list, tuple)):
+                    continue
+                operands = list(node.args[position])
+                for i, operand in enumerate(operands):
+                    if not (isinstance(operand, torch.fx.Node) and _is_view(operand)):
+                        continue
+                    with graph.inserting_before(node):
+                        copy = graph.call_function(torch.ops.aten.clone.default, (operand,))
+                    copy.meta.update({k: v for k, v in operand.meta.items() if k in ("val", "tensor_meta")})
+                    operands[i] = copy
+                    changed = True
+                args = list(node.args)
+                args[position] = type(node.args[position])(operands)
+                node.args = tuple(args)
+        if changed:
+            module.recompile()
+
+
+def _is_view(node: Any) -> bool:
+    schema = getattr(node.target, "_schema", None) if node.op == "call_function" else None
+    return bool(schema and schema.returns and schema.returns[0].alias_info is not None)
+
+
 def size_exact(program: Any) -> Any:
     """``program`` with adaptive average pools over dynamic sizes decomposed (see module docstring),
-    full amax/amin reductions given their dims, and the ops of linalg.py by their definitions."""
+    full amax/amin reductions given their dims, views passed to conds/loops copied, and the ops of
+    linalg.py by their definitions."""
     from deploy.runtimes.onnx.linalg import table_for
 
     _name_reduced_dims(program)
     _symbolic_scalar_operands(program)
+    _distinct_graph_op_operands(program)
     table = table_for(program)
     if _dynamic_adaptive_pools(program):
         import torch

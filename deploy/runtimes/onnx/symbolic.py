@@ -1,4 +1,5 @@
-"""ONNX translations of ops that torch.onnx has none for: ``sym_stride`` and ``median``.
+"""ONNX translations of ops that torch.onnx has none for: ``sym_stride`` and ``median`` (whole
+tensor or along a dim).
 
 torch.export may bind a size inside a graph op's body (a scan over a dynamic length) through a
 *stride* of an input, ``sym_stride(x, 0)`` for the ``T`` of a ``(2, T)`` tensor. ONNX tensors are
@@ -31,8 +32,32 @@ def _median(self):
     return op.ReduceMax(smallest, keepdims=0)
 
 
+def _median_dim(self, dim: int = -1, keepdim: bool = False):
+    """``x.median(d)``: (values, indices) of the lower middle entry along ``d``: the last of the
+    ``(n - 1) // 2 + 1`` smallest there (TopK ascending, sorted), gathered with its index."""
+    from onnxscript import opset18 as op
+
+    count = op.Shape(self, start=dim, end=dim + 1 if dim != -1 else None)
+    keep = op.Add(
+        op.Div(op.Sub(count, op.Constant(value_ints=[1])), op.Constant(value_ints=[2])),
+        op.Constant(value_ints=[1]),
+    )
+    smallest, where = op.TopK(self, keep, axis=dim, largest=0, sorted=1)
+    last = op.Sub(keep, op.Constant(value_ints=[1]))
+    values = op.Gather(smallest, last, axis=dim)
+    indices = op.Gather(where, last, axis=dim)
+    if not keepdim:
+        axes = op.Constant(value_ints=[dim])
+        values, indices = op.Squeeze(values, axes), op.Squeeze(indices, axes)
+    return values, indices
+
+
 def translations() -> dict[Any, Any]:
     """{aten op: translation} for torch.onnx's ``custom_translation_table``."""
     import torch
 
-    return {torch.ops.aten.sym_stride.int: _sym_stride, torch.ops.aten.median.default: _median}
+    return {
+        torch.ops.aten.sym_stride.int: _sym_stride,
+        torch.ops.aten.median.default: _median,
+        torch.ops.aten.median.dim: _median_dim,
+    }

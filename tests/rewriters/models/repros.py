@@ -165,6 +165,26 @@ class ScalarOrPerRowFactor(nn.Module):
         return peak * factor
 
 
+class SwipeDirection(nn.Module):
+    """`dx, dy = disp[0], disp[1]` (two views of one tensor) read by ternaries nested in an `if`
+    after an early return: the nested conds get aliasing inputs unless they are copies."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("dirs", torch.eye(4))
+
+    def forward(self, acc):
+        if acc.pow(2).mean() < 0.05:
+            return self.dirs[0] * 0.0
+        disp = acc.sum(0)
+        dx, dy = disp[0], disp[1]
+        if dx.abs() > dy.abs():
+            prior = self.dirs[0] if dx < 0 else self.dirs[1]
+        else:
+            prior = self.dirs[2] if dy > 0 else self.dirs[3]
+        return torch.softmax(prior * 2.0, -1)
+
+
 CASES = [
     Case(
         "torch_tensor_constant_in_branch",
@@ -242,5 +262,17 @@ CASES = [
         [(torch.randn(5, 4), torch.full((5,), 0.4)), (torch.randn(2, 4), torch.full((2,), 0.9))],
         ({0: torch.export.Dim("rows", min=2, max=16)}, {0: torch.export.Dim("rows", min=2, max=16)}),
         constructs=("if->where",),
+    ),
+    Case(
+        "nested_conds_reading_views_of_one_tensor",
+        seeded(SwipeDirection),
+        (torch.tensor([[-1.0, 0.1], [-1.0, 0.2]]),),
+        [
+            (torch.tensor([[1.0, 0.1], [1.0, 0.2]]),),
+            (torch.tensor([[0.1, 1.0], [0.2, 1.0]]),),
+            (torch.tensor([[0.1, -1.0], [0.2, -1.0]]),),
+            (torch.full((2, 2), 0.01),),
+        ],
+        constructs=("if->cond",),
     ),
 ]
