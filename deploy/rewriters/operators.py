@@ -126,9 +126,9 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
     return pytree.tree_map(_decode, result)
 
 
-def _cond(pred, then_fn, else_fn, top_level_ints: bool = False):
+def _cond(pred, then_fn, else_fn):
     # a branch on a dynamic size: see size_branches.py; unbacked sizes read by a branch: closures.py
-    then_fn, else_fn = _differing_ints_as_tensors(pred, then_fn, else_fn, top_level_ints)
+    then_fn, else_fn = _differing_ints_as_tensors(pred, then_fn, else_fn, top_level=False)
     with tracing_branches(pred), unbacked_closures_as_tensors(then_fn, else_fn):
         return torch.cond(
             as_predicate(pred),
@@ -154,9 +154,7 @@ def _differing_ints_as_tensors(pred, then_fn, else_fn, top_level: bool):
     try:
         then_leaves, spec = pytree.tree_flatten(probe(then_fn))
         else_leaves, else_spec = pytree.tree_flatten(probe(else_fn))
-    except NotDeployableError:
-        raise
-    except Exception:  # torch's many internal error types: the cond itself reports the failure
+    except Exception:  # any failure, ours too: the cond itself reports what fails
         return then_fn, else_fn
     if spec != else_spec:
         return then_fn, else_fn
@@ -208,12 +206,13 @@ def _fallback(
     if nested is not None:
         raise nested from exc
     if not torch.compiler.is_dynamo_compiling() and not is_size_predicate(pred):
-        try:  # `decision = 2` / `decision = 1`: the ints as tensors
-            result = _cond(pred, then_fn, else_fn, top_level_ints=True)
-        except NotDeployableError:
-            raise
-        except Exception:  # torch's many internal error types: the first error is the one shown
-            result = None
+        converted = _differing_ints_as_tensors(pred, then_fn, else_fn, top_level=True)
+        result = None
+        if converted != (then_fn, else_fn):  # `decision = 2` / `decision = 1`: the ints as tensors
+            try:
+                result = _cond(pred, *converted)
+            except Exception:  # any failure, ours too: the other fallbacks, then the first error shown
+                result = None
         if result is not None:
             sites.mark_emitted(site.id, kind)
             return pytree.tree_map(_decode, result)
