@@ -40,7 +40,7 @@ def test_check_onnx_collects_every_problem():
     nodes = [
         helper.make_node("Relu", ["x"], ["a"], name="relu"),
         helper.make_node("Det", ["a"], ["b"], name="det"),
-        helper.make_node("Unique", ["b"], ["c"], name="unique"),
+        helper.make_node("Unique", ["b"], ["c"], name="unique", axis=0),  # along an axis: not lowered
         helper.make_node("Sigmoid", ["c"], ["y"], name="sigmoid"),
     ]
     graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 8, 2])],
