@@ -6,6 +6,7 @@ import ast
 import inspect
 import re
 import textwrap
+from contextlib import contextmanager
 from typing import Any
 
 import torch
@@ -65,24 +66,32 @@ def _is_specialisation(exc: BaseException) -> bool:
     return "Constraints violated" in message or "specialized it to be a constant" in message
 
 
+def _retry(module, inputs, dynamic_shapes, context):
+    """A fresh non-strict export within ``context`` (plus the usual export contexts); None when it
+    fails (the original error is the one to explain)."""
+    torch._dynamo.reset()
+    try:
+        with torch.no_grad(), quiet_torch(), portable_ops(), context, _equal(module, inputs, dynamic_shapes):
+            return torch.export.export(module, inputs, dynamic_shapes=dynamic_shapes, strict=False)
+    except DeployError:
+        raise
+    except Exception:  # torch raises many unrelated types here
+        return None
+
+
 def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str]):
     """Retry an export that failed on a specialised dim with the guards of branches on dynamic sizes
     dropped (deploy.rewriters.size_branches); None when that is not the cause or does not help."""
-    torch._dynamo.reset()
-    try:
-        with (
-            torch.no_grad(),
-            quiet_torch(),
-            portable_ops(),
-            trusting_size_branches() as trust,
-            _equal(module, inputs, dynamic_shapes),
-        ):
-            ep = torch.export.export(module, inputs, dynamic_shapes=dynamic_shapes, strict=False)
-    except DeployError:
-        raise
-    except Exception:  # the original error is the one to explain
-        return None
-    if not trust.used:
+    used = []
+
+    @contextmanager
+    def trusting():
+        with trusting_size_branches() as trust:
+            yield
+            used.append(trust.used)
+
+    ep = _retry(module, inputs, dynamic_shapes, trusting())
+    if ep is None or not any(used):
         return None
     notes.append(
         "branches on dynamic sizes traced without the size guards their bodies record (torch.export "
@@ -117,24 +126,13 @@ def _size_oblivious(module, inputs, dynamic_shapes, notes: list[str]):
     size ``n - 1`` equal to 1?" (contiguity, broadcasting) no longer guard on the example's size.
     Such a graph may assume a size is not 0 or 1, so verification at the minimum size checks it
     against eager; None when the retry fails too."""
-    torch._dynamo.reset()
-    try:
-        with (
-            torch.no_grad(),
-            quiet_torch(),
-            portable_ops(),
-            torch.fx.experimental._config.patch(backed_size_oblivious=True),
-            _equal(module, inputs, dynamic_shapes),
-        ):
-            ep = torch.export.export(module, inputs, dynamic_shapes=dynamic_shapes, strict=False)
-    except DeployError:
-        raise
-    except Exception:  # the original error is the one to explain
-        return None
-    notes.append(
-        "exported with size decisions taken size-obliviously (a size-1 check torch could not prove for "
-        "every size); verification at the minimum, middle and maximum sizes checks the program"
-    )
+    oblivious = torch.fx.experimental._config.patch(backed_size_oblivious=True)
+    ep = _retry(module, inputs, dynamic_shapes, oblivious)
+    if ep is not None:
+        notes.append(
+            "exported with size decisions taken size-obliviously (a size-1 check torch could not prove "
+            "for every size); verification at the minimum, middle and maximum sizes checks the program"
+        )
     return ep
 
 

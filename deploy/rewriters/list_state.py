@@ -74,3 +74,40 @@ class ListState:
         if position < 0:
             return position
         return sum(entry[1] if entry else 1 for entry in self.layout[:position])
+
+    def while_loop(self, while_stmt, cond_fn, body_fn, args: tuple, site_id: int, lists: tuple, capacity):
+        """``while_stmt`` (loop_operators.py) over the entries; ``capacity``: the body also appends."""
+
+        def flat_body(*flat):
+            out = body_fn(*self.nested(flat))
+            return (self.flat(out[0]), out[1]) if capacity is not None else self.flat(out)
+
+        result = while_stmt(
+            lambda *flat: cond_fn(*self.nested(flat)),
+            flat_body,
+            self.flat(args),
+            self.names,
+            site_id,
+            lists,
+            capacity,
+        )
+        return (self.nested(result[0]), result[1]) if capacity is not None else self.nested(result)
+
+    def range_loop(self, for_range, bounds, body_fn, args: tuple, accumulators, break_index, skip_on_break):
+        """``for_range`` (loop_operators.py) over the entries."""
+
+        def flat_body(t, *flat):
+            new, appended = body_fn(t, *self.nested(flat))
+            return self.flat(new), appended
+
+        flat_args, lists = for_range(
+            bounds,
+            flat_body,
+            self.flat(args),
+            accumulators,
+            self.names,
+            self.site_id,
+            self.index(break_index),
+            skip_on_break,
+        )
+        return self.nested(flat_args), lists

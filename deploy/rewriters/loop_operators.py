@@ -60,21 +60,7 @@ def while_stmt(
     result is (carried, lists) and ``capacity`` bounds the iterations (buffered_while.py)."""
     state = ListState(args, names, site_id) if is_tracing() else None
     if state:  # lists of tensors among the loop variables: carried entry by entry (list_state.py)
-
-        def flat_body(*flat):
-            out = body_fn(*state.nested(flat))
-            return (state.flat(out[0]), out[1]) if capacity is not None else state.flat(out)
-
-        result = while_stmt(
-            lambda *flat: cond_fn(*state.nested(flat)),
-            flat_body,
-            state.flat(args),
-            state.names,
-            site_id,
-            lists,
-            capacity,
-        )
-        return (state.nested(result[0]), result[1]) if capacity is not None else state.nested(result)
+        return state.while_loop(while_stmt, cond_fn, body_fn, args, site_id, lists, capacity)
     if capacity is not None:
         site = sites.get_site(site_id)
         check_supported(site)
@@ -136,22 +122,7 @@ def for_range(
         )
     state = ListState(args, names, site_id) if is_tracing() else None
     if state:  # lists of tensors among the loop variables: carried entry by entry (list_state.py)
-
-        def flat_body(t, *flat):
-            new, appended = body_fn(t, *state.nested(flat))
-            return state.flat(new), appended
-
-        flat_args, lists = for_range(
-            bounds,
-            flat_body,
-            state.flat(args),
-            accumulators,
-            state.names,
-            site_id,
-            state.index(break_index),
-            skip_on_break,
-        )
-        return state.nested(flat_args), lists
+        return state.range_loop(for_range, bounds, body_fn, args, accumulators, break_index, skip_on_break)
     start, stop, step = _range_bounds(bounds)
     entry = args[break_index] if break_index >= 0 else False
     if not is_symbolic(entry) and entry and not any(is_symbolic(b) for b in (start, stop, step)):

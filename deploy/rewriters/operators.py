@@ -15,8 +15,9 @@ from torch.utils import _pytree as pytree
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
+from deploy.rewriters.int_outputs import differing_ints_as_tensors
 from deploy.rewriters.padded_select import padded_select
-from deploy.rewriters.selects import _decode, _encode, _where, select
+from deploy.rewriters.selects import _decode, _encode, _where, select, select_at_top_level
 from deploy.rewriters.shape_cond import (
     bound_new_sizes,
     check_bounds,
@@ -31,8 +32,6 @@ from deploy.rewriters.size_branches import (
 )
 from deploy.rewriters.size_clamps import clamped_branches
 from deploy.rewriters.values import (
-    NONE_CODE,
-    UNDEFINED_CODE,
     Undefined,
     as_predicate,
     as_tensor_value,
@@ -128,7 +127,7 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
 
 def _cond(pred, then_fn, else_fn):
     # a branch on a dynamic size: see size_branches.py; unbacked sizes read by a branch: closures.py
-    then_fn, else_fn = _differing_ints_as_tensors(pred, then_fn, else_fn, top_level=False)
+    then_fn, else_fn = differing_ints_as_tensors(pred, then_fn, else_fn, top_level=False)
     with tracing_branches(pred), unbacked_closures_as_tensors(then_fn, else_fn):
         return torch.cond(
             as_predicate(pred),
@@ -136,66 +135,6 @@ def _cond(pred, then_fn, else_fn):
             lambda: pytree.tree_map(_encode, else_fn()),
             (),
         )
-
-
-def _differing_ints_as_tensors(pred, then_fn, else_fn, top_level: bool):
-    """A cond whose branches give different Python ints (`it + 1` / `it`, `decision = 2` /
-    `decision = 1`) returns a new unbacked int (inside a body dynamo traces; at the top level
-    torch.cond refuses it), whose runtime checks torch.onnx's decompositions cannot retrace
-    ("pending unbacked symbols"). The branches are probed (traced once more; the nodes are dead)
-    and such ints go through the cond as 0-d int64 tensors, as loop-carried ints do. At the top
-    level only when asked (``top_level``: the retry after torch.cond refused the ints)."""
-    if torch.compiler.is_dynamo_compiling():
-        probe = lambda fn: fn()  # noqa: E731
-    elif top_level and not is_size_predicate(pred):  # size branches: clamps handle their ints
-        probe = lambda fn: probed(fn, record=False)  # noqa: E731
-    else:
-        return then_fn, else_fn
-    try:
-        then_leaves, spec = pytree.tree_flatten(probe(then_fn))
-        else_leaves, else_spec = pytree.tree_flatten(probe(else_fn))
-    except Exception:  # any failure, ours too: the cond itself reports what fails
-        return then_fn, else_fn
-    if spec != else_spec:
-        return then_fn, else_fn
-    # two different ints, or an int against one a nested cond already made a tensor (or a symbol)
-    differ = [
-        (_plain_int(a) and _plain_int(b) and a != b)
-        or (_plain_int(a) and _int_valued(b))
-        or (_int_valued(a) and _plain_int(b))
-        for a, b in zip(then_leaves, else_leaves)
-    ]
-    if not any(differ):
-        return then_fn, else_fn
-
-    def as_tensors(fn):
-        def run():
-            leaves, tree = pytree.tree_flatten(fn())
-            leaves = [_int_tensor(v) if d else v for v, d in zip(leaves, differ)]
-            return pytree.tree_unflatten(leaves, tree)
-
-        return run
-
-    return as_tensors(then_fn), as_tensors(else_fn)
-
-
-def _int_valued(value: object) -> bool:
-    """A symbolic int, or a 0-d int64 tensor (an int a nested cond carried as a tensor)."""
-    if isinstance(value, torch.Tensor):
-        return value.dim() == 0 and value.dtype == torch.int64
-    return is_sym_int(value)
-
-
-def _int_tensor(value: object) -> torch.Tensor:
-    if isinstance(value, torch.Tensor):
-        return value
-    if is_sym_int(value):
-        return torch.full((), 1, dtype=torch.int64) * value
-    return torch.full((), value, dtype=torch.int64)
-
-
-def _plain_int(value: object) -> bool:
-    return type(value) is int and value not in (NONE_CODE, UNDEFINED_CODE) and not is_sym_int(value)
 
 
 def _fallback(
@@ -206,7 +145,7 @@ def _fallback(
     if nested is not None:
         raise nested from exc
     if not torch.compiler.is_dynamo_compiling() and not is_size_predicate(pred):
-        converted = _differing_ints_as_tensors(pred, then_fn, else_fn, top_level=True)
+        converted = differing_ints_as_tensors(pred, then_fn, else_fn, top_level=True)
         result = None
         if converted != (then_fn, else_fn):  # `decision = 2` / `decision = 1`: the ints as tensors
             try:
@@ -220,8 +159,9 @@ def _fallback(
         selected = _stride_fallback(exc, pred, then_fn, else_fn, site.id, kind)
     if selected is not None:
         return selected
-    selected = _select_at_top_level(pred, then_fn, else_fn, site.id, kind)
+    selected = select_at_top_level(pred, then_fn, else_fn)
     if selected is not None:
+        sites.mark_emitted(site.id, kind.replace("->cond", "->where"))
         return selected
     marked = marked_site_error(exc)
     if marked is not None:
@@ -233,24 +173,6 @@ def _fallback(
         f"Both branches must leave the values used afterwards{assigned} as tensors of the same dtype, "
         "rank and structure; give a variable assigned in only one branch a value before the `if`."
     ) from exc
-
-
-def _select_at_top_level(pred, then_fn, else_fn, site_id: int, kind: str):
-    """A cond torch cannot trace (dynamo traces the branches: a size branch nested in them, an
-    allocation by ``.item()``...), above all the rest of a function after an early ``return``: both
-    branches computed at the top level, where the exporter traces everything else, and the outputs
-    picked with torch.where. None when that fails too or the outputs do not line up."""
-    if torch.compiler.is_dynamo_compiling() or not isinstance(pred, torch.Tensor):
-        return None
-    try:
-        selected = select(as_predicate(pred), then_fn, else_fn)
-    except NotDeployableError:
-        raise
-    except Exception:  # torch's many internal error types: the cond's error names the user's line
-        return None
-    if selected is not None:
-        sites.mark_emitted(site_id, kind.replace("->cond", "->where"))
-    return selected
 
 
 def _guarded_cond(pred, then_fn, else_fn, site: sites.Site, kind: str):

@@ -7,8 +7,9 @@ from __future__ import annotations
 import torch
 from torch.utils import _pytree as pytree
 
+from deploy.errors import NotDeployableError
 from deploy.rewriters.shape_cond import same_shape
-from deploy.rewriters.values import NONE_CODE, UNDEFINED_CODE, Undefined, as_tensor_value
+from deploy.rewriters.values import NONE_CODE, UNDEFINED_CODE, Undefined, as_predicate, as_tensor_value
 
 
 def _encode(value: object) -> object:
@@ -77,3 +78,18 @@ def _broadcast_scalar(a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, t
     if b.dim() == 0 and a.dim() > 0 and a.dtype == b.dtype:
         return a, b.expand(a.shape)
     return a, b
+
+
+def select_at_top_level(pred, then_fn, else_fn):
+    """A cond torch cannot trace (dynamo traces the branches: a size branch nested in them, an
+    allocation by ``.item()``...), above all the rest of a function after an early ``return``: both
+    branches computed at the top level, where the exporter traces everything else, and the outputs
+    picked with torch.where. None when that fails too or the outputs do not line up."""
+    if torch.compiler.is_dynamo_compiling() or not isinstance(pred, torch.Tensor):
+        return None
+    try:
+        return select(as_predicate(pred), then_fn, else_fn)
+    except NotDeployableError:
+        raise
+    except Exception:  # torch's many internal error types: the cond's error names the user's line
+        return None

@@ -1,0 +1,77 @@
+"""Python ints a cond's branches give differently (`decision = 2` / `decision = 1`, `it + 1` / `it`
+under a loop's break guard).
+
+torch.cond returns such ints as a new unbacked int (inside a body dynamo traces; at the top level it
+refuses them), whose runtime checks torch.onnx's decompositions cannot retrace ("pending unbacked
+symbols"). ``differing_ints_as_tensors`` finds them by probing the branches and has them go through
+the cond as 0-d int64 tensors, as loop-carried ints do.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.utils import _pytree as pytree
+
+from deploy.rewriters.shape_cond import probed
+from deploy.rewriters.size_branches import is_size_predicate
+from deploy.rewriters.values import NONE_CODE, UNDEFINED_CODE, is_sym_int
+
+
+def differing_ints_as_tensors(pred, then_fn, else_fn, top_level: bool):
+    """A cond whose branches give different Python ints (`it + 1` / `it`, `decision = 2` /
+    `decision = 1`) returns a new unbacked int (inside a body dynamo traces; at the top level
+    torch.cond refuses it), whose runtime checks torch.onnx's decompositions cannot retrace
+    ("pending unbacked symbols"). The branches are probed (traced once more; the nodes are dead)
+    and such ints go through the cond as 0-d int64 tensors, as loop-carried ints do. At the top
+    level only when asked (``top_level``: the retry after torch.cond refused the ints)."""
+    if torch.compiler.is_dynamo_compiling():
+        probe = lambda fn: fn()  # noqa: E731
+    elif top_level and not is_size_predicate(pred):  # size branches: clamps handle their ints
+        probe = lambda fn: probed(fn, record=False)  # noqa: E731
+    else:
+        return then_fn, else_fn
+    try:
+        then_leaves, spec = pytree.tree_flatten(probe(then_fn))
+        else_leaves, else_spec = pytree.tree_flatten(probe(else_fn))
+    except Exception:  # any failure, ours too: the cond itself reports what fails
+        return then_fn, else_fn
+    if spec != else_spec:
+        return then_fn, else_fn
+    # two different ints, or an int against one a nested cond already made a tensor (or a symbol)
+    differ = [
+        (_plain_int(a) and _plain_int(b) and a != b)
+        or (_plain_int(a) and _int_valued(b))
+        or (_int_valued(a) and _plain_int(b))
+        for a, b in zip(then_leaves, else_leaves)
+    ]
+    if not any(differ):
+        return then_fn, else_fn
+
+    def as_tensors(fn):
+        def run():
+            leaves, tree = pytree.tree_flatten(fn())
+            leaves = [_int_tensor(v) if d else v for v, d in zip(leaves, differ)]
+            return pytree.tree_unflatten(leaves, tree)
+
+        return run
+
+    return as_tensors(then_fn), as_tensors(else_fn)
+
+
+def _int_valued(value: object) -> bool:
+    """A symbolic int, or a 0-d int64 tensor (an int a nested cond carried as a tensor)."""
+    if isinstance(value, torch.Tensor):
+        return value.dim() == 0 and value.dtype == torch.int64
+    return is_sym_int(value)
+
+
+def _int_tensor(value: object) -> torch.Tensor:
+    if isinstance(value, torch.Tensor):
+        return value
+    if is_sym_int(value):
+        return torch.full((), 1, dtype=torch.int64) * value
+    return torch.full((), value, dtype=torch.int64)
+
+
+def _plain_int(value: object) -> bool:
+    return type(value) is int and value not in (NONE_CODE, UNDEFINED_CODE) and not is_sym_int(value)
