@@ -100,19 +100,26 @@ def python_while(cond_fn, step, args: tuple, site_id: int) -> tuple[tuple, bool]
     return args, False
 
 
-def probe_iteration(start, body_fn, carried: tuple) -> tuple[list, list]:
-    """One iteration traced as a loop body traces it (a 0-d tensor counter, in-loop-body flag set),
-    with guards suppressed and its graph ops unlisted: (carried values, appended values) for their
-    shapes and dtypes only; the nodes are dead."""
+@contextlib.contextmanager
+def _as_loop_body_probe():
+    """Within: code traced as a loop body traces it (in-loop-body flag set), with guards suppressed
+    and its graph ops unlisted (a probe: its nodes are dead)."""
     mode = torch._guards.detect_fake_mode()
     guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
     previous = operators.set_in_loop_body(True)
     try:
         with guards, sites.probing():
-            index = torch.full((), start, dtype=torch.int64)
-            values, appended = body_fn(index, *operators.fresh_copies(tuple(carried)))
+            yield
     finally:
         operators.set_in_loop_body(previous)
+
+
+def probe_iteration(start, body_fn, carried: tuple) -> tuple[list, list]:
+    """One iteration traced as a loop body (a 0-d tensor counter): (carried values, appended values)
+    for their shapes and dtypes only."""
+    with _as_loop_body_probe():
+        index = torch.full((), start, dtype=torch.int64)
+        values, appended = body_fn(index, *operators.fresh_copies(tuple(carried)))
     return [as_tensor_value(v) for v in values], [as_tensor_value(v) for v in appended]
 
 
@@ -153,14 +160,9 @@ def _same_meta(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 
 def _probe_values(run, values: tuple):
-    """``run(values)`` traced as a loop body, guards suppressed, rewrites unlisted; None on failure."""
-    mode = torch._guards.detect_fake_mode()
-    guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
-    previous = operators.set_in_loop_body(True)
+    """``run(values)`` traced as a loop body probe; None on failure."""
     try:
-        with guards, sites.probing():
+        with _as_loop_body_probe():
             return run(operators.fresh_copies(values))
     except Exception:  # torch's many internal error types: the loop reports the variable as before
         return None
-    finally:
-        operators.set_in_loop_body(previous)
