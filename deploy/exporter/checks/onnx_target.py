@@ -45,8 +45,10 @@ def _registry(opset: int | None):
 def _decomposed(ep: Any, registry) -> tuple[Any, list[str]]:
     from torch.onnx._internal.exporter import _core
 
+    from deploy.runtimes.onnx.unbacked import unbound_unbacked_sizes_allowed
+
     try:
-        with quiet_torch():
+        with quiet_torch(), unbound_unbacked_sizes_allowed():
             return _core._prepare_exported_program_for_export(ep, registry=registry), []
     except Exception as exc:  # then dispatch the program as exported
         first = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__

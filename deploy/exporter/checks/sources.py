@@ -118,7 +118,9 @@ def to_onnx(ep: Any, opset: int | None = None) -> onnx.ModelProto:
     else:
         import torch
 
-        with quiet_torch():
+        from deploy.runtimes.onnx.unbacked import unbound_unbacked_sizes_allowed
+
+        with quiet_torch(), unbound_unbacked_sizes_allowed():
             try:
                 exported = torch.onnx.export(
                     ep, (), dynamo=True, verbose=False, opset_version=opset

@@ -22,6 +22,7 @@ from deploy.runtimes.onnx.exact_rules import exact_constant_patterns
 from deploy.runtimes.onnx.hoist import hoist_invariant_transposes
 from deploy.runtimes.onnx.source import copy_node_sources
 from deploy.runtimes.onnx.symbolic import translations
+from deploy.runtimes.onnx.unbacked import unbound_unbacked_sizes_allowed
 
 
 def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None = None) -> onnx.ModelProto:
@@ -40,7 +41,7 @@ def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None =
             custom_translation_table=table,
         )
 
-    with quiet_torch(), exact_constant_patterns():
+    with quiet_torch(), exact_constant_patterns(), unbound_unbacked_sizes_allowed():
         try:
             try:
                 program = translate(optimize=True)

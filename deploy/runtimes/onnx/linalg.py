@@ -5,6 +5,9 @@
   the n columns, batched over leading dims; ``left=False`` solves ``X A = B`` as ``A^T X^T = B^T``.
 - ``torch.searchsorted(sorted, values)``: the insertion index is the number of entries below each
   value (``<`` for the left side, ``<=`` for the right), an exact count with no search order.
+- ``torch.cumprod(x, d)``: entry ``i`` is the product of entries ``0..i``, a ReduceProd over a
+  lower-triangular mask (ones elsewhere): exact for ints and floats alike (``exp(cumsum(log))``
+  is neither), at ``L*L`` entries per row of length ``L``.
 """
 
 from __future__ import annotations
@@ -52,12 +55,30 @@ def searchsorted(
     return below.sum(-1).to(torch.int32 if out_int32 else torch.int64)
 
 
+def cumprod(x, dim: int, *, dtype=None):
+    import torch
+
+    if dtype is not None:
+        x = x.to(dtype)
+    if x.dim() == 0:
+        return x.clone()
+    moved = x.movedim(dim, -1)  # (..., L)
+    index = torch.arange(moved.shape[-1], device=x.device)
+    upto = index.unsqueeze(0) <= index.unsqueeze(1)  # (L out, L in): in <= out
+    terms = torch.where(upto, moved.unsqueeze(-2), torch.ones((), dtype=x.dtype, device=x.device))
+    return terms.prod(-1).movedim(-1, dim)
+
+
 def table_for(program: Any) -> dict:
     """The decompositions above that ``program`` (or one of its subgraphs) needs."""
     import torch
 
     aten = torch.ops.aten
-    wanted = {aten.linalg_solve.default: solve, aten.searchsorted.Tensor: searchsorted}
+    wanted = {
+        aten.linalg_solve.default: solve,
+        aten.searchsorted.Tensor: searchsorted,
+        aten.cumprod.default: cumprod,
+    }
     found = {}
     for module in program.graph_module.modules():
         for node in getattr(module, "graph", None).nodes if hasattr(module, "graph") else ():
