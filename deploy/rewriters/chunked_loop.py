@@ -25,6 +25,7 @@ from deploy.rewriters import operators
 from deploy.rewriters.buffered_loop import buffered_for, trip_count
 from deploy.rewriters.loop_common import probe_iteration
 from deploy.rewriters.operators import fresh_copies
+from deploy.rewriters.size_facts import define
 from deploy.rewriters.values import as_tensor_value, is_sym_int
 
 
@@ -39,6 +40,7 @@ def is_chunked(start: object, stop: object, step: object) -> bool:
 def chunked_for(start: int, stop, step: int, body_fn, carried: tuple, accumulators: tuple, run) -> tuple:
     """The loop as described above; returns (carried values, lists). ``run`` wraps the while_loop."""
     full = as_tensor_value((stop - start - 1) // step).item()
+    define(full, (stop - start - 1) // step)
     torch._check(full >= 0)
     torch._check(stop > start)
     last = start + full * step
@@ -68,6 +70,7 @@ def counted_for(start: int, stop, step: int, body_fn, carried: tuple, accumulato
     """``range(start, stop, step)`` with a derived-size ``stop`` as a buffered while_loop whose trip
     count is an unbacked size (0 allowed); returns (carried values, lists)."""
     count = as_tensor_value(trip_count(start, stop, step)).item()
+    define(count, trip_count(start, stop, step))
     torch._check(count >= 0)
     examples = probe(start, body_fn, carried)
     return buffered_for(
@@ -89,5 +92,18 @@ def probe_examples(start, body_fn, carried: tuple, accumulators: tuple) -> list 
         raise
     except Exception:  # torch's many internal error types: the peeled first iteration will say
         return None
-    examples = [acc[-1] if acc else value for acc, value in zip(accumulators, examples)]
+    examples = [_example(acc, value) for acc, value in zip(accumulators, examples)]
     return examples if all(isinstance(e, torch.Tensor) for e in examples) else None
+
+
+def _example(values: list, probed):
+    """A list's last value before the loop shapes its buffer, except an empty placeholder
+    (``track = [torch.zeros(0, 2)]``, so that ``torch.cat(track)`` works when nothing is appended):
+    then the value the probed iteration appends."""
+    if not values:
+        return probed
+    last = values[-1]
+    empty = isinstance(last, torch.Tensor) and any(type(d) is int and d == 0 for d in last.shape)
+    if empty and isinstance(probed, torch.Tensor):
+        return probed
+    return last

@@ -28,6 +28,7 @@ from deploy.rewriters.shape_cond import (
 )
 from deploy.rewriters.size_branches import (
     is_size_predicate,
+    mark_size_predicate,
     tracing_branches,
 )
 from deploy.rewriters.size_clamps import clamped_branches
@@ -35,6 +36,7 @@ from deploy.rewriters.values import (
     Undefined,
     as_predicate,
     as_tensor_value,
+    is_sym_bool,
     is_sym_int,
     is_symbolic,
     is_tracing,
@@ -121,7 +123,7 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
             return _fallback(exc, pred, then_fn, else_fn, site, names, kind)
     sites.mark_emitted(site_id, kind)
     with tracing_branches(pred):
-        result = bound_new_sizes(result, then_fn, else_fn, _encode)
+        result = bound_new_sizes(result, then_fn, else_fn, _encode, pred)
     return pytree.tree_map(_decode, result)
 
 
@@ -206,6 +208,8 @@ def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id
     # it, traced by dynamo): computing both branches at the top level avoids that nesting
     if not (any(cause in str(exc) for cause in _STRIDE_CAUSES) or is_size_predicate(pred)):
         return None
+    if is_sym_bool(pred):  # `if h > 96:` on a dynamic size: selected by the test as a 0-d tensor
+        pred = mark_size_predicate(as_tensor_value(pred), pred)
     if not isinstance(pred, torch.Tensor):
         return None
     resizing = resize_layouts(then_fn, else_fn, _encode)
@@ -216,7 +220,7 @@ def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id
             raise
         except Exception:
             if not is_size_predicate(pred):
-                raise
+                return None  # the caller's next fallback: both paths selected at the top level
             # size branches nested in a resizing one: both computed at the top level (padded_select.py)
             result = padded_select(as_predicate(pred), then_fn, else_fn, _where)
             if result is None:
@@ -240,15 +244,18 @@ def _fresh_args(args: tuple):
     return lambda: fresh_copies(args)
 
 
-# True while torch traces a while_loop/scan body. The ONNX exporter of torch 2.13 cannot inline a
-# cond nested in a Loop body (opset mismatch on its local-function domain), so inside loop bodies a
-# tensor `if` whose branches give same-shaped tensors becomes a select (torch.where) instead. Dynamo
-# reads the flag as a constant while it traces the body. The flag lives on one object so that, when
+# True while torch traces a while_loop/scan body. A tensor `if` in a loop body is first a cond (only
+# the branch taken runs: ``pen[i]`` under ``if i < n``, an interpolation of a stroke under ``if
+# len >= 2``, would fail at run time when computed on the other path); when torch refuses the loop
+# that way (a cond over outputs with differently written strides...), the loop is traced again with
+# such `if`s as selects (torch.where over both branches), as before. Dynamo reads the flags as
+# constants while it traces the body. The flag lives on one object so that, when
 # a loop is itself traced inside another graph op's body (a loop in a cond branch), dynamo sees a
 # set-and-restore of one attribute, which it accepts, rather than a mutated module global.
 class _TraceState:
     def __init__(self) -> None:
         self.in_loop_body = False
+        self.conds_in_body = True  # a loop is first traced with conds in its body (see loop_common)
 
 
 TRACE_STATE = _TraceState()
@@ -261,6 +268,12 @@ TRACE_STATE = _TraceState()
 def in_loop_body_now() -> bool:
     """Whether torch is tracing a while_loop/scan body."""
     return TRACE_STATE.in_loop_body
+
+
+@torch._dynamo.assume_constant_result
+def selects_in_body_now() -> bool:
+    """Whether a tensor `if` in the loop body being traced becomes a select (else a cond)."""
+    return TRACE_STATE.in_loop_body and not TRACE_STATE.conds_in_body
 
 
 @torch._dynamo.assume_constant_result
@@ -306,7 +319,7 @@ def if_stmt(
         else_branch = _with_placeholders(lambda: else_fn(*fresh()), lambda: then_fn(*fresh()), names)
         if dead_else:
             else_branch = _shaped_like(else_branch, then_branch, names)
-        if in_loop_body_now() and isinstance(pred, torch.Tensor):
+        if selects_in_body_now() and isinstance(pred, torch.Tensor):
             selected = select(as_predicate(pred), then_branch, else_branch)
             if selected is not None:
                 sites.mark_emitted(site_id, "if->where")

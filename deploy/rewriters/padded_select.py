@@ -24,6 +24,7 @@ import torch.nn.functional as F
 from torch.utils import _pytree as pytree
 
 from deploy.rewriters.shape_cond import check_bounds, same_shape, same_size
+from deploy.rewriters.size_facts import define_choice
 
 
 def padded_select(pred: torch.Tensor, then_fn, else_fn, where):
@@ -58,6 +59,7 @@ def _pick_resized(pred: torch.Tensor, a: torch.Tensor, b: torch.Tensor, where) -
             shape.append(then_size)
             continue
         chosen = where(pred, _as_int64(then_size), _as_int64(else_size)).item()
+        define_choice(chosen, pred, then_size, else_size)
         check_bounds(chosen, then_size, else_size)
         shape.append(chosen)
     count = math.prod(shape)

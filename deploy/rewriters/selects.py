@@ -5,10 +5,12 @@ cond nested in an ONNX Loop cannot be emitted, and as a fallback for conds torch
 from __future__ import annotations
 
 import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters.shape_cond import same_shape
+from deploy.rewriters.shape_cond import same_shape, same_size
+from deploy.rewriters.size_facts import equal_at_run_time, involves_unbacked, with_size
 from deploy.rewriters.values import NONE_CODE, UNDEFINED_CODE, Undefined, as_predicate, as_tensor_value
 
 
@@ -56,7 +58,9 @@ def select(pred: torch.Tensor, then_fn, else_fn):
                 return None
             a, b = _broadcast_scalar(a, b)
             if not same_shape(a, b):
-                return None
+                a, b = _equal_sizes(a, b)
+                if a is None:
+                    return None
             if a.dtype != b.dtype:
                 return None
             picked.append(_where(pred, a, b))
@@ -67,6 +71,23 @@ def select(pred: torch.Tensor, then_fn, else_fn):
         else:
             return None
     return pytree.tree_unflatten(picked, then_spec)
+
+
+def _equal_sizes(a: torch.Tensor, b: torch.Tensor):
+    """``a`` and ``b`` with one shape where their sizes differ only as torch sees them (size_facts);
+    (None, None) otherwise, and inside a body dynamo traces (sizes pose as ints there)."""
+    if a.dim() != b.dim() or torch.compiler.is_dynamo_compiling():
+        return None, None
+    for dim, (x, y) in enumerate(zip(a.shape, b.shape)):
+        if same_size(x, y):
+            continue
+        if not (involves_unbacked(x, y) and equal_at_run_time(x, y)):
+            return None, None
+        if free_unbacked_symbols(x):
+            a = with_size(a, dim, y)
+        else:
+            b = with_size(b, dim, x)
+    return a, b
 
 
 def _broadcast_scalar(a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

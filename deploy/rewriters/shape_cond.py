@@ -25,6 +25,7 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, guard_o
 from torch.utils import _pytree as pytree
 
 from deploy.rewriters import sites
+from deploy.rewriters.size_facts import define_choice
 from deploy.rewriters.values import is_sym_int
 
 
@@ -37,8 +38,13 @@ class Resizing:
 
 def resize_layouts(then_fn, else_fn, encode) -> Resizing | None:
     """Trace both branches (guards suppressed: a probe, its nodes are dead) and describe how their
-    outputs differ; None when they differ in structure, dtype or rank, or not at all."""
-    probed = _probe(then_fn, else_fn, encode)
+    outputs differ; None when they differ in structure, dtype or rank, or not at all, or when a
+    branch cannot be traced with guards suppressed (a loop whose trip count is a new unbacked size
+    asks dynamo for a guard): the caller then computes both branches as they are."""
+    try:
+        probed = _probe(then_fn, else_fn, encode)
+    except Exception:  # torch's many internal error types, and a loop's own error as that loop's
+        return None
     if probed is None:
         return None
     then_leaves, else_leaves, then_spec = probed
@@ -63,7 +69,7 @@ def resize_layouts(then_fn, else_fn, encode) -> Resizing | None:
     return Resizing(layouts, sizes, then_spec)
 
 
-def bound_new_sizes(result, then_fn, else_fn, encode):
+def bound_new_sizes(result, then_fn, else_fn, encode, pred=None):
     """``result`` of a cond whose outputs got new unbacked sizes, sized as the branches allow: a size
     both branches agree on becomes that size (torch.cond gives even ``(n,)`` on both paths a new
     size), one that differs is bounded by what either branch allows, and outputs whose sizes agree
@@ -90,6 +96,7 @@ def bound_new_sizes(result, then_fn, else_fn, encode):
                 torch._check(size == then_size)
                 leaf = _resized(leaf, d, then_size)
                 continue
+            define_choice(size, pred, then_size, else_size)
             check_bounds(size, then_size, else_size)
             leaf = _resized(leaf, d, _unify(same, (then_size, else_size), size))
         out.append(leaf)
@@ -155,6 +162,7 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
         for d, size in enumerate(layout):
             if size is None:
                 size = reported[k].item()
+                define_choice(size, pred, *resizing.sizes[(i, d)])
                 check_bounds(size, *resizing.sizes[(i, d)])
                 size = _unify(same, resizing.sizes[(i, d)], size)
                 k += 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from deploy.rewriters.values import as_tensor_value, is_sym_int, is_tracing
+from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
 
 
 class Span:
@@ -42,6 +42,8 @@ def _plain(index: object) -> object:
 
 def getitem(obj: object, index: object) -> object:
     """``obj[index]`` where the index may hold a converted loop's 0-d tensor counter."""
+    if isinstance(obj, StackedList) and is_tracing():  # ``gaps[k]``: a row of a loop's appended values
+        obj = obj.stacked_with_prefix()
     if not (is_tracing() and isinstance(obj, torch.Tensor)):
         return obj[_plain(index)]
     entries = index if isinstance(index, tuple) else (index,)

@@ -19,6 +19,7 @@ from tests.rewriters.models import (
     loops,
     nested,
     repros,
+    runtime_sizes,
     shapes,
     sizes,
     state,
@@ -42,4 +43,5 @@ CASES = (
     + sizes.CASES
     + aliasing.CASES
     + lists.CASES
+    + runtime_sizes.CASES
 )

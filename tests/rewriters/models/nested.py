@@ -42,7 +42,7 @@ class LoopInBranch(nn.Module):
 
 
 class SelectInLoopInBranch(nn.Module):
-    """A tensor `if` inside a dynamic loop inside a tensor `if` (the inner `if` becomes a select)."""
+    """A tensor `if` inside a dynamic loop inside a tensor `if` (the inner `if` a cond two graph ops deep)."""
 
     def forward(self, x):
         total = torch.zeros(x.shape[0])

@@ -1,0 +1,94 @@
+"""Sizes that are equal at run time though torch cannot prove it from its symbols.
+
+A chunked loop over ``range(0, h, 64)`` runs ``u = (h - 1) // 64`` full chunks (an unbacked size, so
+torch.export assumes nothing about it) and then the last one: the bands it concatenates are
+``64*u + max(0, min(h, 64*u + 64) - 64*u)`` rows, which is ``h`` for every ``h``, but torch sees two
+unrelated sizes and a select between that and the other branch's ``h`` rows fails. The loops and
+size branches that create such a size record what it is (``define``, ``define_choice``); ``equal_at_run_time`` substitutes those
+definitions and checks the two sizes agree for every value of the one symbol left: a dynamic dim
+over its whole range, or an unbacked size over 2..256 (as torch.export assumes a dynamic dim is not
+0 or 1; a size of 0 or 1 may differ, as it may for a dim). Where sizes are equal,
+``with_size`` gives a tensor that size (a gather at ``arange(size)``, a no-op at run time).
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
+
+_DEFINED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # shape env -> {symbol: expr}
+_MAX_VALUES = 4096
+
+
+def define(unbacked: object, value: object) -> None:
+    """Record that the unbacked size ``unbacked`` is ``value`` (an expression of other sizes)."""
+    import sympy
+
+    if not isinstance(unbacked, torch.SymInt) or not unbacked.node.expr.is_Symbol:
+        return
+    env = unbacked.node.shape_env
+    _DEFINED.setdefault(env, {})[unbacked.node.expr] = (
+        value if isinstance(value, sympy.Basic) else _expr(value)
+    )
+
+
+def define_choice(unbacked: object, pred: object, then_size: object, else_size: object) -> None:
+    """Record that ``unbacked`` is ``then_size`` where the size test behind ``pred`` holds, else
+    ``else_size`` (a size branch's output: ``x`` pooled to ``(t + 1) // 2`` rows when ``t > 64``)."""
+    import sympy
+
+    test = getattr(pred, "_deploy_size_test", None)
+    if not isinstance(test, torch.SymBool) or not isinstance(unbacked, torch.SymInt):
+        return
+    define(unbacked, sympy.Piecewise((_expr(then_size), test.node.expr), (_expr(else_size), True)))
+
+
+def _expr(size):
+    import sympy
+
+    return size.node.expr if isinstance(size, torch.SymInt) else sympy.Integer(int(size))
+
+
+def equal_at_run_time(a, b) -> bool:
+    if statically_known_true(a == b):
+        return True
+    env = next((s.node.shape_env for s in (a, b) if isinstance(s, torch.SymInt)), None)
+    if env is None:
+        return False
+    difference = _expr(a) - _expr(b)
+    defined = _DEFINED.get(env, {})
+    for _ in range(3):  # definitions may refer to other defined sizes
+        if not difference.free_symbols & set(defined):
+            break
+        difference = difference.subs(defined)
+    free = difference.free_symbols
+    if len(free) != 1:
+        return len(free) == 0 and difference == 0
+    (symbol,) = free
+    if str(symbol).startswith("u"):
+        values = range(2, 257)
+    else:
+        bounds = env.var_to_range.get(symbol)
+        low, high = _finite(bounds.lower if bounds else None), _finite(bounds.upper if bounds else None)
+        if low is None or high is None or high - low > _MAX_VALUES:
+            return False
+        values = range(max(low, 0), high + 1)
+    return all(difference.subs(symbol, k) == 0 for k in values)
+
+
+def _finite(bound) -> int | None:
+    try:
+        return int(bound)
+    except (TypeError, AttributeError, OverflowError, ValueError):
+        return None
+
+
+def involves_unbacked(a, b) -> bool:
+    return bool(free_unbacked_symbols(a) or free_unbacked_symbols(b))
+
+
+def with_size(value: torch.Tensor, dim: int, size) -> torch.Tensor:
+    """``value`` given ``size`` in ``dim`` (checked equal at run time by the caller)."""
+    return value.index_select(dim, torch.arange(size, device=value.device))
