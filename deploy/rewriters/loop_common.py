@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 
 import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
@@ -11,7 +10,6 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statica
 from deploy.rewriters import operators, sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.operators import _explain, _nested_deploy_error, marked_site_error
-from deploy.rewriters.size_facts import equal_at_run_time, involves_unbacked, with_size
 from deploy.rewriters.values import Undefined, as_tensor_value, is_sym_bool, is_symbolic, is_tracing
 
 
@@ -40,57 +38,6 @@ def carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
         value = value.contiguous().clone()
         out.append(value)
     return tuple(out)
-
-
-def loop_keeping_sizes(graph_cond, graph_body, inputs: tuple, carried: tuple, probe):
-    """``while_loop(graph_cond, graph_body, inputs)`` in a loop body; when torch refuses it, again
-    with the carried values whose sizes only look different (``equal_sizes``) given their old size
-    (``graph_body`` takes them as ``kept``). The first error is raised when that does not apply."""
-    from torch._higher_order_ops.while_loop import while_loop
-
-    try:
-        return in_loop_body(while_loop, graph_cond, graph_body, inputs)
-    except Exception:
-        kept = equal_sizes(probe, carried)
-        if not kept:
-            raise
-        return in_loop_body(while_loop, graph_cond, functools.partial(graph_body, kept=kept), inputs)
-
-
-def kept_shapes(new_values, values, positions: frozenset) -> tuple:
-    """The carried values at ``positions`` ({(value, dim)}, from ``equal_sizes``) given their size
-    before the iteration: gathered at ``arange(size)`` (a narrow's size would be ``min(u, ...)``)."""
-    out = []
-    for i, (new, old) in enumerate(zip(new_values, values)):
-        for dim in sorted(d for p, d in positions if p == i):
-            new = with_size(as_tensor_value(new), dim, old.shape[dim])
-        out.append(new)
-    return tuple(out)
-
-
-def equal_sizes(run, values: tuple) -> frozenset:
-    """{(value, dim)} of the carried tensors whose new size torch cannot prove equal to the size
-    before the iteration though it is (size_facts.py): ``s = cat([f(s[:1]), g(s[1:-1]), h(s[-1:])])``
-    of an ``s`` whose length is a filtered list's unbacked ``u`` has length ``2 + max(0, u - 2)``.
-    One probed iteration (``run(values)``) gives each new size. Empty when some size differs
-    otherwise (a value that really changes shape)."""
-    new_values = _probe_values(run, values)
-    if new_values is None:
-        return frozenset()
-    found = set()
-    for i, (new, old) in enumerate(zip(new_values, values)):
-        new = as_tensor_value(new)
-        if not (isinstance(new, torch.Tensor) and isinstance(old, torch.Tensor)):
-            continue
-        if new.dim() != old.dim() or new.dtype != old.dtype:
-            return frozenset()
-        for dim, (a, b) in enumerate(zip(new.shape, old.shape)):
-            if statically_known_true(a == b):
-                continue
-            if not (involves_unbacked(a, b) and equal_at_run_time(a, b)):
-                return frozenset()
-            found.add((i, dim))
-    return frozenset(found)
 
 
 def clone_all(values) -> tuple:

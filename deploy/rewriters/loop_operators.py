@@ -11,6 +11,7 @@ rest to while_loop.
 from __future__ import annotations
 
 import torch
+from torch._higher_order_ops.while_loop import while_loop
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.errors import NotDeployableError
@@ -32,9 +33,7 @@ from deploy.rewriters.loop_common import (
     clone_all,
     in_loop_body,
     iterations_label,
-    kept_shapes,
     loop_error,
-    loop_keeping_sizes,
     placeholders_for_undefined,
     python_while,
     to_tensor_predicate,
@@ -85,12 +84,11 @@ def while_stmt(
         # a copy: the test may be a carried flag itself, and cond_fn may not alias its inputs
         return as_predicate(to_tensor_predicate(cond_fn(*values))).clone()
 
-    def graph_body(*values, kept=frozenset()):
-        return clone_all(kept_shapes(body_fn(*fresh_copies(values)), values, kept))
+    def graph_body(*values):
+        return clone_all(body_fn(*fresh_copies(values)))
 
     try:
-        probe = lambda values: body_fn(*values)  # noqa: E731
-        result = loop_keeping_sizes(graph_cond, graph_body, carried, carried, probe)
+        result = in_loop_body(while_loop, graph_cond, graph_body, carried)
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site_id, "while->while_loop")
@@ -302,14 +300,13 @@ def _graph_for(
             more = torch.logical_and(more, torch.logical_not(as_predicate(values[break_index])))
         return more.clone()
 
-    def graph_body(index, *values, kept=frozenset()):
+    def graph_body(index, *values):
         bound, values = values[: len(limit)], values[len(limit) :]
         new_values, _ = body_fn(index, *fresh_copies(values))
-        return (index + step, *(b.clone() for b in bound), *clone_all(kept_shapes(new_values, values, kept)))
+        return (index + step, *(b.clone() for b in bound), *clone_all(new_values))
 
     try:
-        probe = lambda values: body_fn(index0, *values)[0]  # noqa: E731
-        result = loop_keeping_sizes(graph_cond, graph_body, (index0, *limit, *carried), carried, probe)
+        result = in_loop_body(while_loop, graph_cond, graph_body, (index0, *limit, *carried))
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
         raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site_id, "for->while_loop")

@@ -10,6 +10,21 @@ from torch import nn
 from tests.rewriters.models.case import Case, seeded
 
 
+def settle(v):
+    """Jacobi steps of a smoother: each value moves towards its neighbours' mean."""
+    s, steps = v, 0
+    change = torch.full((), 100.0)
+    while change > 0.01 and steps < 30:
+        middle = (v[1:-1] + 0.5 * (s[:-2] + s[2:])) / 2
+        first = (v[:1] + 0.5 * s[1:2]) / 1.5
+        last = (v[-1:] + 0.5 * s[-2:-1]) / 1.5
+        new = torch.cat([first, middle, last])
+        change = (new - s).abs().amax()
+        s = new
+        steps += 1
+    return s
+
+
 class FilteredSmoother(nn.Module):
     """Readings below a floor are dropped (their gap counted); the kept series is smoothed until
     it settles (each step rebuilds it from its ends and interior) and fed to a GRU cell with each
@@ -29,15 +44,9 @@ class FilteredSmoother(nn.Module):
             kept.append(series[t])
             gaps.append(gap)
             gap = torch.zeros(())
-        if (series >= 1.0).sum() < 3:
+        if (series >= 1.0).sum().item() < 3:
             return torch.zeros(8)
-        v = torch.stack(kept)
-        s, change = v, torch.full((), 100.0)
-        while change > 0.01:
-            middle = 0.5 * v[1:-1] + 0.25 * (s[:-2] + s[2:])
-            new = torch.cat([s[:1], middle, s[-1:]])
-            change = (new - s).abs().max()
-            s = new
+        s = settle(torch.stack(kept))
         h = torch.zeros(1, 8)
         for k in range(s.shape[0]):
             h = self.cell(torch.stack([s[k], gaps[k]]).unsqueeze(0), h)
