@@ -45,11 +45,13 @@ def _registry(opset: int | None):
 def _decomposed(ep: Any, registry) -> tuple[Any, list[str]]:
     from torch.onnx._internal.exporter import _core
 
+    from deploy.runtimes.onnx.decompositions import size_exact
     from deploy.runtimes.onnx.unbacked import unbound_unbacked_sizes_allowed
 
     try:
         with quiet_torch(), unbound_unbacked_sizes_allowed():
-            return _core._prepare_exported_program_for_export(ep, registry=registry), []
+            # the program emission translates: deploy's own decompositions first
+            return _core._prepare_exported_program_for_export(size_exact(ep), registry=registry), []
     except Exception as exc:  # then dispatch the program as exported
         first = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
         return ep, [f"torch.onnx decompositions failed ({first}); checked the undecomposed program"]

@@ -4,11 +4,14 @@
 pooling kernel from the example's size (a 32-long example gives kernel 2, wrong for length 40). Here
 such a pool becomes window means from a cumulative sum, with each window's bounds computed from
 the run-time size (start = floor(i * L / out), end = ceil((i + 1) * L / out)): exactly PyTorch's
-windows, in ops ONNX and TFLite run for any size. Programs without such a pool are left as they are.
+windows, in ops ONNX and TFLite run for any size. ``adaptive_max_pool1d/2d`` likewise: each window's
+maximum over a mask of its positions (when no node reads the pool's indices). Programs without such
+a pool are left as they are.
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 
@@ -27,6 +30,40 @@ def _adaptive_mean(x, dim: int, out: int):
     return total / (end - start).to(x.dtype).reshape(shape)
 
 
+def _adaptive_max(x, dim: int, out: int):
+    """Adaptive max pooling along ``dim`` with PyTorch's windows: each window's entries kept by a
+    (out, L) mask, the rest -inf, then the max."""
+    import torch
+
+    length = x.shape[dim]
+    index = torch.arange(out, dtype=torch.int64, device=x.device).unsqueeze(1)
+    start = (index * length) // out
+    end = ((index + 1) * length + out - 1) // out
+    position = torch.arange(length, dtype=torch.int64, device=x.device).unsqueeze(0)
+    inside = (position >= start) & (position < end)  # (out, L)
+    moved = x.movedim(dim, -1).unsqueeze(-2)  # (..., 1, L)
+    lowest = torch.full((), float("-inf"), dtype=x.dtype, device=x.device)
+    return torch.where(inside, moved, lowest).amax(-1).movedim(-1, dim)
+
+
+def _max_pool1d(x, output_size):
+    values = _adaptive_max(x, x.dim() - 1, output_size[0])
+    return values, _unread_indices(values)
+
+
+def _max_pool2d(x, output_size):
+    rows, cols = output_size
+    values = _adaptive_max(_adaptive_max(x, x.dim() - 2, rows), x.dim() - 1, cols)
+    return values, _unread_indices(values)
+
+
+def _unread_indices(values):
+    """The indices output of a max pool whose indices no node reads (checked before decomposing)."""
+    import torch
+
+    return torch.zeros(values.shape, dtype=torch.int64, device=values.device)
+
+
 def _pool1d(x, output_size):
     return _adaptive_mean(x, x.dim() - 1, output_size[0])
 
@@ -36,18 +73,23 @@ def _pool2d(x, output_size):
     return _adaptive_mean(_adaptive_mean(x, x.dim() - 2, rows), x.dim() - 1, cols)
 
 
-def _dynamic_adaptive_pools(program: Any) -> bool:
+def _dynamic_adaptive_pools(program: Any, targets: dict) -> bool:
+    """Whether a pool of ``targets`` ({op: pooled dims}) pools dynamic sizes; max pools only count
+    when no node reads their indices (the decomposition does not compute them)."""
     import torch
 
-    targets = {
-        torch.ops.aten.adaptive_avg_pool1d.default: 1,
-        torch.ops.aten.adaptive_avg_pool2d.default: 2,
-        torch.ops.aten._adaptive_avg_pool2d.default: 2,
-    }
-    for node in program.graph.nodes:
-        pooled = targets.get(node.target) if node.op == "call_function" else None
-        value = node.args[0].meta.get("val") if pooled else None
-        if value is not None and any(not isinstance(d, int) for d in value.shape[-pooled:]):
+    for module in program.graph_module.modules():
+        graph = getattr(module, "graph", None)
+        for node in graph.nodes if isinstance(graph, torch.fx.Graph) else ():
+            pooled = targets.get(node.target) if node.op == "call_function" else None
+            value = node.args[0].meta.get("val") if pooled else None
+            if value is None or all(isinstance(d, int) for d in value.shape[-pooled:]):
+                continue
+            if "max" in str(node.target) and any(
+                user.target is not operator.getitem or (user.args[1] != 0 and user.users)
+                for user in node.users
+            ):
+                continue
             return True
     return False
 
@@ -145,15 +187,25 @@ def size_exact(program: Any) -> Any:
     _symbolic_scalar_operands(program)
     _distinct_graph_op_operands(program)
     table = table_for(program)
-    if _dynamic_adaptive_pools(program):
-        import torch
+    import torch
 
-        aten = torch.ops.aten
+    aten = torch.ops.aten
+    means = {
+        aten.adaptive_avg_pool1d.default: 1,
+        aten.adaptive_avg_pool2d.default: 2,
+        aten._adaptive_avg_pool2d.default: 2,
+    }
+    if _dynamic_adaptive_pools(program, means):
         table.update(
             {
                 aten.adaptive_avg_pool1d.default: _pool1d,
                 aten.adaptive_avg_pool2d.default: _pool2d,
                 aten._adaptive_avg_pool2d.default: _pool2d,
             }
+        )
+    maxima = {aten.adaptive_max_pool1d.default: 1, aten.adaptive_max_pool2d.default: 2}
+    if _dynamic_adaptive_pools(program, maxima):
+        table.update(
+            {aten.adaptive_max_pool1d.default: _max_pool1d, aten.adaptive_max_pool2d.default: _max_pool2d}
         )
     return program.run_decompositions(table) if table else program

@@ -41,7 +41,7 @@ def pad_empty_arg_reductions(program: Any) -> None:
         graph = getattr(module, "graph", None)
         changed = False
         for node in list(graph.nodes) if isinstance(graph, torch.fx.Graph) else ():
-            if node.op != "call_function" or node.target not in lowest_of:
+            if node.op != "call_function" or node.target not in lowest_of or node.meta.get("deploy_padded"):
                 continue
             x = node.args[0]
             value = x.meta.get("val") if isinstance(x, torch.fx.Node) else None
@@ -61,6 +61,7 @@ def pad_empty_arg_reductions(program: Any) -> None:
                 padded = graph.call_function(aten.cat.default, ([source, pad], axis))
             node.args = (padded, axis, keepdim)
             node.kwargs = {}
+            node.meta["deploy_padded"] = True  # size_exact may run on a program twice (check, emit)
             changed = True
         if changed:
             module.recompile()

@@ -86,3 +86,23 @@ def test_argmax_of_an_empty_window_that_is_not_picked_runs():
         (got,) = _run(ep, x, torch.tensor(start))
         want = -1 if start == 6 else start + int(torch.argmax(x[start:]))
         assert int(got) == want
+
+
+class NearestPerSector(torch.nn.Module):
+    """The nearest obstacle in each of 8 sectors of a depth row whose width varies."""
+
+    def forward(self, depth):
+        return -torch.nn.functional.adaptive_max_pool2d(-depth, (2, 8))
+
+
+def test_adaptive_max_pool_over_a_dynamic_width_uses_pytorchs_windows():
+    depth = torch.rand(1, 1, 6, 40)
+    ep = torch.export.export(
+        NearestPerSector(),
+        (depth,),
+        dynamic_shapes=({2: Dim("h", min=2, max=64), 3: Dim("w", min=8, max=256)},),
+    )
+    for h, w in ((6, 40), (5, 37), (2, 100), (9, 8)):
+        depth = torch.rand(1, 1, h, w)
+        (got,) = _run(ep, depth)
+        np.testing.assert_array_equal(got, NearestPerSector()(depth).numpy())
