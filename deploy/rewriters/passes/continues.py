@@ -181,8 +181,26 @@ class OneAppendPerIteration(Pass):
 
 
 def _is_loop(stmt: ast.stmt) -> bool:
-    """A range loop, or a `while` (whose appends become a count-then-fill buffer, buffered_while.py)."""
-    return is_range_loop(stmt) or isinstance(stmt, ast.While)
+    """A range loop, a `while` (whose appends become a count-then-fill buffer, buffered_while.py), or
+    a loop over a literal tuple of constants (`for delta in (0, -1, 1)`: it stays Python, and an
+    append a tensor `continue` may skip is kept or dropped by its flag)."""
+    return is_range_loop(stmt) or isinstance(stmt, ast.While) or _over_constants(stmt)
+
+
+def _over_constants(stmt: ast.stmt) -> bool:
+    return (
+        isinstance(stmt, ast.For)
+        and not stmt.orelse
+        and isinstance(stmt.iter, (ast.Tuple, ast.List))
+        and all(_constant(e) for e in stmt.iter.elts)
+    )
+
+
+def _constant(node: ast.expr) -> bool:
+    """``2``, ``"a"``, ``-1`` (a negative number is a unary minus on a constant)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant)
 
 
 def _append(target: str, value: str) -> ast.stmt:

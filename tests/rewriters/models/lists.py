@@ -1,5 +1,6 @@
 """Lists filled across loops: a Python loop over a module constant whose body runs a converted
-loop appending to the same list, then appends once more under a tensor test."""
+loop appending to the same list, then appends once more under a tensor test; a loop over a literal
+tuple whose appends a tensor `continue` may skip."""
 
 import torch
 from torch import nn
@@ -56,6 +57,26 @@ class OpenEvents(nn.Module):
         return torch.stack(events) if len(events) > 0 else torch.zeros(0, 2, dtype=torch.long)
 
 
+class LaneCandidates(nn.Module):
+    """Candidate lanes next to the current one (a loop over a literal tuple, which stays Python);
+    lanes off the road are skipped by a tensor `continue`, so each append is kept or dropped."""
+
+    def forward(self, x, lane, lanes):
+        rows = []
+        for shift in (0, -1, 1):
+            target = lane + shift
+            if target < 0 or target > lanes - 1:
+                continue
+            cost = (x - target).abs().mean()
+            rows.append(torch.stack([target, cost]))
+        return torch.stack(rows)
+
+
+def _lanes(n, lane, lanes, seed):
+    x = 3 * torch.rand(n, generator=torch.Generator().manual_seed(seed))
+    return x, torch.tensor(float(lane)), torch.tensor(float(lanes))
+
+
 def _bands(*rows):
     return (torch.tensor(rows, dtype=torch.float32),)
 
@@ -83,5 +104,12 @@ CASES = [
             (torch.tensor([0.9, 0.1, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1]),),
         ],
         ({0: torch.export.Dim("steps", min=3, max=64)},),
+    ),
+    Case(
+        "candidates_over_a_literal_tuple_with_continue",
+        seeded(LaneCandidates),
+        _lanes(6, 1, 3, 0),
+        [_lanes(4, 0, 3, 1), _lanes(9, 2, 3, 2), _lanes(5, 0, 1, 3)],
+        ({0: torch.export.Dim("points", min=2, max=32)}, None, None),
     ),
 ]
