@@ -288,7 +288,9 @@ def _with_placeholders(own, other, names: tuple[str, ...]):
     """A branch function whose generated result variables (``_deploy_return*``), when still None on
     this path, take zeros shaped like the other branch's value. They are only read on paths that
     assigned them (the returned flag guards them), so the placeholder never reaches the output."""
-    slots = [i for i, n in enumerate(names) if n.startswith(("_deploy_return", "_deploy_appended"))]
+    slots = [
+        i for i, n in enumerate(names) if n.startswith(("_deploy_return", "_deploy_appended", "_deploy_last"))
+    ]
     if not slots:
         return own
 

@@ -27,7 +27,7 @@ from deploy.rewriters.operators import (
 )
 from deploy.rewriters.sequences import seq_item, seq_len
 from deploy.rewriters.subscripts import getitem, setitem, span, store, truncate
-from deploy.rewriters.values import Undefined, append_if, cat, compact, stack
+from deploy.rewriters.values import Undefined, append_if, cat, compact, stack, take_last
 
 __all__ = [
     "Undefined",
@@ -64,6 +64,7 @@ __all__ = [
     "span",
     "stack",
     "store",
+    "take_last",
     "tensor",
     "transposed",
     "truncate",

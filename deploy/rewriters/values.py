@@ -181,7 +181,22 @@ def compact(values, kept):
             if not _is_zero(earlier)
             else flags
         )
-        return StackedList(values.prefix, _masked_rows(values.stacked, flags), values.suffix)
+        rows = _masked_rows(values.stacked, flags)
+        peeled = list(kept.prefix) if isinstance(kept, StackedList) else []
+        if not peeled or len(peeled) != len(values.prefix):
+            return StackedList(values.prefix, rows, values.suffix)
+        # iterations run before the graph loop (a peeled first one) appended or not by their flags
+        # (a None value: no path of that iteration appended, whatever its flag's type)
+        pairs = [
+            (v, k)
+            for v, k in zip(values.prefix, peeled)
+            if v is not None and (isinstance(k, torch.Tensor) or k)
+        ]
+        if not pairs:
+            return StackedList([], rows, values.suffix)
+        early = torch.stack([torch.as_tensor(v) for v, _ in pairs])
+        early_flags = torch.stack([torch.as_tensor(k, dtype=torch.bool).reshape(()) for _, k in pairs])
+        return StackedList([], torch.cat([_masked_rows(early, early_flags), rows]), values.suffix)
     first = len(values) - len(kept)
     rows = list(zip(values[first:], kept))
     if not any(isinstance(k, torch.Tensor) for _, k in rows):
@@ -206,6 +221,14 @@ def _masked_rows(rows: torch.Tensor, flags: torch.Tensor) -> torch.Tensor:
         return rows[flags.bool()]
     with torch.fx.experimental._config.patch(backed_size_oblivious=True):
         return rows[flags.bool()]
+
+
+def take_last(values):
+    """The last value of a plain list, removed from it (None for an empty list): the pending last
+    entry of a list a loop overwrites with ``xs[-1] = v`` (passes/list_lengths.py)."""
+    if isinstance(values, StackedList):
+        raise TypeError("`xs[-1] = v` in a loop over a list an earlier converted loop filled")
+    return values.pop() if len(values) > 0 else None
 
 
 def append_if(values, test, thunk):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.passes.base import BLOCK_FIELDS, Context, Pass, map_blocks, name
+from deploy.rewriters.passes.base import BLOCK_FIELDS, Context, Pass, map_blocks, name, rt
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -63,11 +63,38 @@ def _is_last_of(node: ast.AST, target: str) -> bool:
     )
 
 
+def _is_last_store(node: ast.AST, target: str) -> bool:
+    """``target[-1] = value``."""
+    return (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Subscript)
+        and isinstance(node.targets[0].value, ast.Name)
+        and node.targets[0].value.id == target
+        and isinstance(node.targets[0].slice, ast.UnaryOp)
+        and isinstance(node.targets[0].slice.op, ast.USub)
+        and isinstance(node.targets[0].slice.operand, ast.Constant)
+        and node.targets[0].slice.operand.value == 1
+    )
+
+
+def _stored_last(node: ast.AST) -> str | None:
+    """The list a ``name[-1] = value`` statement stores into."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        stored = node.targets[0]
+        if isinstance(stored, ast.Subscript) and isinstance(stored.value, ast.Name):
+            return stored.value.id if _is_last_store(node, stored.value.id) else None
+    return None
+
+
 def _only_appended_and_measured(loop: ast.stmt, target: str) -> bool:
-    """Every use of ``target`` in the loop is ``target.append(...)``, ``len(target)`` or ``target[-1]``."""
+    """Every use of ``target`` in the loop is ``target.append(...)``, ``len(target)``, ``target[-1]``
+    or ``target[-1] = value``."""
     allowed: set[int] = set()
     for node in ast.walk(loop):
-        if _is_last_of(node, target):
+        if _is_last_store(node, target):
+            allowed.add(id(node.targets[0].value))
+        elif _is_last_of(node, target):
             allowed.add(id(node.value))
         elif _is_len_of(node, target):
             allowed.add(id(node.args[0]))
@@ -93,9 +120,21 @@ class _Counting(ast.NodeTransformer):
         return node
 
 
-def _count_appends(block: list[ast.stmt], target: str, counter: str, last: str | None) -> list[ast.stmt]:
+def _count_appends(
+    block: list[ast.stmt], target: str, counter: str, last: str | None, deferred: bool = False
+) -> list[ast.stmt]:
     out = []
     for stmt in block:
+        if deferred and _is_last_store(stmt, target):  # `xs[-1] = v`: the pending entry changes
+            out.append(ast.copy_location(ast.Assign([name(last, True)], stmt.value), stmt))
+            continue
+        if deferred and _appends_to(stmt) == target:  # the pending entry is out; `v` is pending
+            pending = _pending_out(target, counter, last)
+            value = ast.Assign([name(last, True)], stmt.value.args[0])
+            step = ast.Assign([name(counter, True)], ast.BinOp(name(counter), ast.Add(), ast.Constant(1)))
+            for new in (pending, value, step):
+                out.append(ast.fix_missing_locations(ast.copy_location(new, stmt)))
+            continue
         if _appends_to(stmt) == target:
             if last is not None:  # the value first, appended from the variable (evaluated once)
                 value = ast.Assign([name(last, True)], stmt.value.args[0])
@@ -110,8 +149,14 @@ def _count_appends(block: list[ast.stmt], target: str, counter: str, last: str |
             for field in BLOCK_FIELDS:
                 inner = getattr(stmt, field, None)
                 if isinstance(inner, list):
-                    setattr(stmt, field, _count_appends(inner, target, counter, last))
+                    setattr(stmt, field, _count_appends(inner, target, counter, last, deferred))
     return out
+
+
+def _pending_out(target: str, counter: str, last: str) -> ast.If:
+    """``if counter > 0: target.append(last)``."""
+    append = ast.Expr(ast.Call(ast.Attribute(name(target), "append", ast.Load()), [name(last)], []))
+    return ast.If(ast.Compare(name(counter), [ast.Gt()], [ast.Constant(0)]), [append], [])
 
 
 class ListLengthCounters(Pass):
@@ -131,30 +176,36 @@ class ListLengthCounters(Pass):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
             and len(n.args) == 1 and isinstance(n.args[0], ast.Name)
         } | {n.value.id for n in ast.walk(loop) if isinstance(n, ast.Subscript) and _is_last_of(n, getattr(n.value, "id", ""))}  # fmt: skip
+        read |= {_stored_last(n) for n in ast.walk(loop)} - {None}
         appended = {_appends_to(s) for s in ast.walk(loop) if isinstance(s, ast.Expr)}
         targets = [t for t in sorted(read & appended) if _only_appended_and_measured(loop, t)]
         if not targets:
             return None
-        before = []
+        before, after = [], []
         for target in targets:
             counter = ctx.fresh("len")
-            reads_last = any(_is_last_of(n, target) for n in ast.walk(loop))
+            deferred = any(_is_last_store(n, target) for n in ast.walk(loop))
+            reads_last = deferred or any(_is_last_of(n, target) for n in ast.walk(loop))
             last = ctx.fresh("last") if reads_last else None
             counting = _Counting(target, counter, last or "")
             loop.body = [counting.visit(s) for s in loop.body]
             if isinstance(loop, ast.While):
                 loop.test = counting.visit(loop.test)
-            loop.body = _count_appends(loop.body, target, counter, last)
+            loop.body = _count_appends(loop.body, target, counter, last, deferred)
             size = ast.Call(name("len"), [name(target)], [])
             before.append(ast.Assign([name(counter, True)], size))
-            if last is not None:
+            if deferred:  # the last entry stays pending (out of the list) until the next append
+                taken = ast.Call(rt("take_last"), [name(target)], [])
+                before.append(ast.Assign([name(last, True)], taken))
+                after.append(_pending_out(target, counter, last))
+            elif last is not None:
                 first = ast.IfExp(
                     ast.Compare(size, [ast.Gt()], [ast.Constant(0)]),
                     ast.Subscript(name(target), ast.UnaryOp(ast.USub(), ast.Constant(1)), ast.Load()),
                     ast.Constant(None),
                 )
                 before.append(ast.Assign([name(last, True)], first))
-        for stmt in before:
+        for stmt in (*before, *after):
             ast.copy_location(stmt, loop)
             ast.fix_missing_locations(stmt)
-        return [*before, loop]
+        return [*before, loop, *after]

@@ -170,6 +170,51 @@ def _distinct_graph_op_operands(program: Any) -> None:
             module.recompile()
 
 
+def _constant_cond_outputs(program: Any) -> None:
+    """A cond output both branches return as the same Python int (a value that is None on either
+    path, encoded as an int code) is that int after the cond: torch.onnx cannot translate a branch
+    returning a Python number. The output is removed from both branches and its reads replaced."""
+    import torch
+
+    for module in program.graph_module.modules():
+        graph = getattr(module, "graph", None)
+        changed = False
+        for node in list(graph.nodes) if isinstance(graph, torch.fx.Graph) else ():
+            if node.op != "call_function" or node.target is not torch.ops.higher_order.cond:
+                continue
+            branches = [
+                getattr(module, n.target, None) if isinstance(n, torch.fx.Node) else None
+                for n in node.args[1:3]
+            ]
+            if any(b is None or not isinstance(getattr(b, "graph", None), torch.fx.Graph) for b in branches):
+                continue
+            outputs = [b.graph.output_node() for b in branches]
+            results = [list(o.args[0]) for o in outputs]
+            constant = [
+                i for i, (a, b) in enumerate(zip(*results)) if type(a) is int and type(b) is int and a == b
+            ]
+            readers = [u for u in node.users if u.target is operator.getitem]
+            if not constant or len(readers) != len(node.users) or len(constant) == len(results[0]):
+                continue
+            for reader in readers:
+                index = reader.args[1]
+                if index in constant:
+                    reader.replace_all_uses_with(results[0][index])
+                    graph.erase_node(reader)
+                else:
+                    reader.args = (node, index - sum(1 for c in constant if c < index))
+            for branch, output, values in zip(branches, outputs, results):
+                output.args = (tuple(v for i, v in enumerate(values) if i not in constant),)
+                branch.recompile()
+            if isinstance(node.meta.get("val"), (list, tuple)):
+                node.meta["val"] = type(node.meta["val"])(
+                    v for i, v in enumerate(node.meta["val"]) if i not in constant
+                )
+            changed = True
+        if changed:
+            module.recompile()
+
+
 def _is_view(node: Any) -> bool:
     schema = getattr(node.target, "_schema", None) if node.op == "call_function" else None
     return bool(schema and schema.returns and schema.returns[0].alias_info is not None)
@@ -177,7 +222,8 @@ def _is_view(node: Any) -> bool:
 
 def size_exact(program: Any) -> Any:
     """``program`` with adaptive average pools over dynamic sizes decomposed (see module docstring),
-    full amax/amin reductions given their dims, views passed to conds/loops copied, argmax/argmin over
+    full amax/amin reductions given their dims, views passed to conds/loops copied, constant cond outputs
+    taken out of the cond, argmax/argmin over
     data-dependent lengths padded (empty_args.py), and the ops of linalg.py by their definitions."""
     from deploy.runtimes.onnx.empty_args import pad_empty_arg_reductions
     from deploy.runtimes.onnx.linalg import table_for
@@ -186,6 +232,7 @@ def size_exact(program: Any) -> Any:
     pad_empty_arg_reductions(program)
     _symbolic_scalar_operands(program)
     _distinct_graph_op_operands(program)
+    _constant_cond_outputs(program)
     table = table_for(program)
     import torch
 

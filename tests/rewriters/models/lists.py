@@ -1,6 +1,6 @@
 """Lists filled across loops: a Python loop over a module constant whose body runs a converted
 loop appending to the same list, then appends once more under a tensor test; a loop over a literal
-tuple whose appends a tensor `continue` may skip."""
+tuple whose appends a tensor `continue` may skip; a loop that overwrites the last entry it appended."""
 
 import torch
 from torch import nn
@@ -72,6 +72,29 @@ class LaneCandidates(nn.Module):
         return torch.stack(rows)
 
 
+class MergedPeaks(nn.Module):
+    """Local maxima above 0.5; a peak closer than 3 steps to the previous one replaces it when it is
+    higher (``peaks[-1] = t`` overwrites the last entry of a list the loop appends to)."""
+
+    def forward(self, x):
+        peaks, heights = [], []
+        last = -10
+        for t in range(1, x.shape[0] - 1):
+            if x[t] < 0.5 or x[t] < x[t - 1] or x[t] < x[t + 1]:
+                continue
+            if t - last < 3:
+                if x[t] > heights[-1]:
+                    peaks[-1] = t
+                    heights[-1] = x[t]
+                continue
+            peaks.append(t)
+            heights.append(x[t])
+            last = t
+        if len(peaks) == 0:
+            return torch.zeros(0), torch.zeros(0)
+        return torch.tensor(peaks).float(), torch.stack(heights)
+
+
 def _lanes(n, lane, lanes, seed):
     x = 3 * torch.rand(n, generator=torch.Generator().manual_seed(seed))
     return x, torch.tensor(float(lane)), torch.tensor(float(lanes))
@@ -111,5 +134,16 @@ CASES = [
         _lanes(6, 1, 3, 0),
         [_lanes(4, 0, 3, 1), _lanes(9, 2, 3, 2), _lanes(5, 0, 1, 3)],
         ({0: torch.export.Dim("points", min=2, max=32)}, None, None),
+    ),
+    Case(
+        "close_peaks_overwrite_the_last_entry",
+        seeded(MergedPeaks),
+        (torch.tensor([0.0, 0.9, 0.1, 0.0, 0.0, 0.7, 0.2, 0.95, 0.1, 0.0, 0.6, 0.0]),),
+        [
+            (torch.tensor([0.0, 0.1, 0.2, 0.1, 0.0]),),
+            (torch.tensor([0.0, 0.6, 0.0, 0.8, 0.0, 0.7, 0.0, 0.0, 0.0, 0.9, 0.0]),),
+            (torch.tensor([0.0, 0.9, 0.0]),),
+        ],
+        ({0: torch.export.Dim("steps", min=3, max=64)},),
     ),
 ]
