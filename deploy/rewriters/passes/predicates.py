@@ -82,6 +82,29 @@ def _test_names(func: ast.FunctionDef) -> set[str]:
     return found
 
 
+def _boolean_bool_op(node: ast.expr) -> bool:
+    """``a or b`` / ``a and b`` whose operands are all truth values: comparisons, ``not x``,
+    ``bool(...)``, ``x.any()`` / ``x.all()``, True / False, or such and/or themselves."""
+    if not isinstance(node, ast.BoolOp):
+        return False
+    return all(_truth_value(v) for v in node.values)
+
+
+def _truth_value(node: ast.expr) -> bool:
+    if isinstance(node, ast.Compare) or isinstance(node, ast.BoolOp) and _boolean_bool_op(node):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return True
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return True
+    if isinstance(node, ast.Call) and not node.keywords:
+        func = node.func
+        if (isinstance(func, ast.Name) and func.id == "bool") or _is_runtime(func, "bool_"):
+            return True
+        return isinstance(func, ast.Attribute) and func.attr in ("any", "all") and not node.args
+    return False
+
+
 class _TestFinder(ast.NodeTransformer):
     def __init__(self, test_names: set[str] = frozenset()):
         self.test_names = test_names
@@ -96,7 +119,9 @@ class _TestFinder(ast.NodeTransformer):
                 isinstance(node.value, (ast.Compare, ast.BoolOp))
                 or (isinstance(node.value, ast.UnaryOp) and isinstance(node.value.op, ast.Not))
             )
-        ):
+        ) or _boolean_bool_op(node.value):
+            # `refer = (grade >= 2) or bool(p > 5)`: an and/or of truth values is one either way,
+            # and Python's own would call bool() on a tensor operand
             node.value = _PredicateRewriter().visit(node.value)
         self.generic_visit(node)
         return node

@@ -106,6 +106,15 @@ class NestedDecision(nn.Module):
         return out
 
 
+class ReferFlag(nn.Module):
+    """A truth value assigned from `or` of tensor tests (not an `if` test), then made a tensor."""
+
+    def forward(self, x):
+        grade = torch.tensor(2) if x.max() > 1.0 else torch.tensor(0)
+        refer = (grade >= 2) or bool(x.min() < -1.0)
+        return torch.tensor(bool(refer)).float(), x.relu()
+
+
 def _ones(shape, value):
     return (torch.full(shape, value),)
 
@@ -171,5 +180,11 @@ CASES = [
         (torch.randn(2, 4),),
         [_ones((2, 4), 3.0), _ones((2, 4), 0.2), _ones((2, 4), -3.0), _ones((2, 4), 0.01)],
         constructs=("if->cond",),
+    ),
+    Case(
+        "or_of_truth_values_assigned",
+        seeded(ReferFlag),
+        _ones((2, 4), 0.5),
+        [_ones((2, 4), 2.0), _ones((2, 4), -2.0), (torch.tensor([[0.5, -2.0, 0.0, 3.0]] * 2),)],
     ),
 ]
