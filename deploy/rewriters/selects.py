@@ -9,6 +9,7 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
+from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.shape_cond import same_shape, same_size
 from deploy.rewriters.size_facts import equal_at_run_time, involves_unbacked, with_size
 from deploy.rewriters.values import NONE_CODE, UNDEFINED_CODE, Undefined, as_predicate, as_tensor_value
@@ -105,11 +106,18 @@ def select_at_top_level(pred, then_fn, else_fn):
     """A cond torch cannot trace (dynamo traces the branches: a size branch nested in them, an
     allocation by ``.item()``...), above all the rest of a function after an early ``return``: both
     branches computed at the top level, where the exporter traces everything else, and the outputs
-    picked with torch.where. None when that fails too or the outputs do not line up."""
+    picked with torch.where; outputs whose sizes differ (an empty result on the early path, a
+    data-dependent number of rows on the other) are zero-padded to one size, picked and cut to the
+    taken path's size (padded_select.py). None when that fails too or the outputs do not line up."""
     if torch.compiler.is_dynamo_compiling() or not isinstance(pred, torch.Tensor):
         return None
     try:
-        return select(as_predicate(pred), then_fn, else_fn)
+        then_out, else_out = then_fn(), else_fn()
+        pred = as_predicate(pred)
+        selected = select(pred, lambda: then_out, lambda: else_out)
+        if selected is None:
+            selected = padded_select(pred, lambda: then_out, lambda: else_out, _where)
+        return selected
     except NotDeployableError:
         raise
     except Exception:  # torch's many internal error types: the cond's error names the user's line

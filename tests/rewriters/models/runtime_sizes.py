@@ -1,7 +1,7 @@
 """Sizes equal at run time that torch cannot prove equal, and branches in loop bodies that must not
 run on the path not taken: a smoother over a filtered series (its length an unbacked size), a
 banded network on tall inputs (a chunked loop under a size branch), a stroke splitter that reads one sample ahead, a tracker whose lists start
-with an empty placeholder row."""
+with an empty placeholder row, an early return whose paths return different numbers of rows."""
 
 import torch
 import torch.nn.functional as F
@@ -118,6 +118,27 @@ class PlaceholderTrack(nn.Module):
         return torch.cat(track)
 
 
+class SpikeLog(nn.Module):
+    """An early return when the motor never moves; otherwise the current spikes while moving, up to
+    the third (a `break`): the two paths return different numbers of rows."""
+
+    def forward(self, current):
+        moving = current > 0.5
+        if not moving.any():
+            return torch.zeros(0), torch.zeros(())
+        peaks, count = [], 0
+        for t in range(current.shape[0]):
+            if not moving[t]:
+                continue
+            if current[t] > 3.0:
+                peaks.append(current[t])
+                count += 1
+                if count > 2:
+                    break
+        spikes = torch.stack(peaks) if len(peaks) > 0 else torch.zeros(0)
+        return spikes, torch.tensor(float(count))
+
+
 def _series(*values):
     return (torch.tensor(values, dtype=torch.float32),)
 
@@ -175,5 +196,12 @@ CASES = [
         _frames(6, [0, 1, 3, 4, 5], 0),
         [_frames(8, [0, 1], 1), _frames(4, [], 2), _frames(7, [0, 2, 4, 6], 3)],
         ({0: torch.export.Dim("frames", min=2, max=32)},),
+    ),
+    Case(
+        "spikes_after_an_early_return_up_to_a_break",
+        seeded(SpikeLog),
+        _series(0.0, 2.0, 4.0, 2.0, 5.0, 0.0),
+        [_series(0.0, 0.1, 0.0), _series(4.0, 4.5, 5.0, 6.0, 7.0), _series(1.0, 1.0, 1.0, 0.0)],
+        ({0: torch.export.Dim("t", min=3, max=64)},),
     ),
 ]
