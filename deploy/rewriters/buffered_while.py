@@ -12,7 +12,8 @@ test is a Python value; from the first tensor test on, a ``while_loop`` writes e
 into a buffer of that capacity and counts the iterations; the list is then the Python prefix plus
 the first ``count`` rows (a data-dependent length, like greedy decoding with `for ... break`).
 
-Without such a bound (``while pos < T: beats.append(pos); ...``) nothing bounds the number of rows
+Without such a bound (``while pos < T: beats.append(pos); ...``), or with one that is not a Python
+number (``while i < n`` over a dynamic size), nothing bounds the number of rows
 before the loop has run, and a graph loop's values keep one shape. The loop then runs twice: a
 ``while_loop`` that only counts its iterations, then one of exactly that many iterations writing
 each appended value into a buffer of that many rows. The body is a pure function of the loop's
@@ -57,13 +58,9 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
         return args, lists
     site = sites.get_site(site_id)
     room = capacity(*args)
-    if room is None:
+    if room is None or not isinstance(room, int) or is_symbolic(room):
+        # no bound, or one that is a size or a tensor (`while i < n` over a dynamic n): counted first
         return _count_then_fill(cond_fn, body_fn, args, lists, site_id, names)
-    if not isinstance(room, int) or is_symbolic(room):
-        raise site.error(
-            "this loop appends to a list, and its step counter bound is not a Python number when the test "
-            "becomes a tensor: bound the loop by a Python int (`step < max_len`)"
-        )
     carried = carry(args, names, site)
     size = len(carried)
     examples = [acc[-1] if acc else None for acc in lists]

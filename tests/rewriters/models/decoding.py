@@ -181,6 +181,22 @@ class ChannelChecks(nn.Module):
 PAD, EOS = 0, 2
 
 
+class FirstFlagged(nn.Module):
+    """Positions whose score passes a threshold, in order, at most three: a Python `while` over a
+    dynamic size (``i < n``, its bound not a Python number) that appends and breaks on the count."""
+
+    def forward(self, s):
+        flagged = []
+        i, n = 0, s.shape[0]
+        while i < n:
+            if s[i] > 0.9:
+                flagged.append(s[i] * 10 + i)
+                if len(flagged) >= 3:
+                    break
+            i += 1
+        return torch.stack(flagged) if len(flagged) > 0 else torch.zeros(0)
+
+
 def _step_scores(h, t):
     """A helper the loop body calls, writing into a fresh tensor in place (a length prior)."""
     prior = torch.zeros(5)
@@ -292,5 +308,16 @@ CASES = [
             (torch.randn(2, 5), torch.tensor([2])),
         ],
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "while_over_a_dynamic_size_appends_until_a_count",
+        seeded(FirstFlagged),
+        (torch.tensor([0.1, 0.95, 0.2, 0.99, 0.3]),),
+        [
+            (torch.tensor([0.1, 0.2, 0.3]),),
+            (torch.tensor([0.91, 0.92, 0.93, 0.94, 0.95, 0.96]),),
+            (torch.tensor([0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.97]),),
+        ],
+        ({0: torch.export.Dim("n", min=3, max=64)},),
     ),
 ]
