@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from deploy.rewriters import operators, sites
+from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.subscripts import getitem
 from deploy.rewriters.values import as_tensor_value, is_symbolic, is_tracing
 
@@ -35,7 +35,7 @@ class Choice:
             if k == len(self.items) - 1:
                 return self.items[k](*args, **kwargs)
             then_fn, else_fn = (lambda: self.items[k](*args, **kwargs)), (lambda: pick(k + 1))
-            if operators.in_loop_body_now():  # no cond nested in a Loop body (see operators.py)
+            if trace_state.in_loop_body_now():  # no cond nested in a Loop body (see trace_state.py)
                 selected = operators.select(self._is(k), then_fn, else_fn)
                 if selected is not None:
                     sites.mark_emitted(self.site_id, "index->where")

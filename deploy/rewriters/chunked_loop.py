@@ -21,7 +21,7 @@ import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters import operators
+from deploy.rewriters import trace_state
 from deploy.rewriters.buffered_loop import buffered_for, trip_count
 from deploy.rewriters.loop_common import probe_iteration
 from deploy.rewriters.operators import fresh_copies
@@ -32,7 +32,7 @@ from deploy.rewriters.values import as_tensor_value, is_sym_int
 def is_chunked(start: object, stop: object, step: object) -> bool:
     """``range(start, n, step)`` with Python ``start``/``step > 1`` over a dynamic size, at the top
     level of the exported program (not inside another graph op's body)."""
-    if torch.compiler.is_dynamo_compiling() or operators.TRACE_STATE.in_loop_body:
+    if torch.compiler.is_dynamo_compiling() or trace_state.TRACE_STATE.in_loop_body:
         return False
     return isinstance(start, int) and isinstance(step, int) and step > 1 and is_sym_int(stop)
 
@@ -59,7 +59,7 @@ def is_derived_size(stop: object) -> bool:
     """A bound that is a size expression (``h // 32``, ``n - 1``), not a plain dynamic dim, at the top
     level of the exported program: torch.export assumes a scan over a new size runs at least twice,
     which such a bound need not."""
-    if torch.compiler.is_dynamo_compiling() or operators.TRACE_STATE.in_loop_body:
+    if torch.compiler.is_dynamo_compiling() or trace_state.TRACE_STATE.in_loop_body:
         return False
     if not isinstance(stop, torch.SymInt) or free_unbacked_symbols(stop):
         return False

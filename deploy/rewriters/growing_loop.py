@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import torch
 
-from deploy.rewriters import operators, sites
+from deploy.rewriters import sites, trace_state
 from deploy.rewriters.buffered_loop import trip_count
 from deploy.rewriters.loop_common import carry, probe_iteration
 from deploy.rewriters.shape_cond import same_shape, same_size
@@ -30,7 +30,7 @@ def grown_for(graph_for, start, stop, step, body_fn, args, accumulators, names, 
     """``graph_for`` (loop_operators._graph_for) over the loop with its growing values carried as
     buffers and lengths; (values, lists), or None when the loop's values do not grow that way or the
     loop still fails (the caller shows its first error)."""
-    if accumulators or torch.compiler.is_dynamo_compiling() or operators.TRACE_STATE.in_loop_body:
+    if accumulators or torch.compiler.is_dynamo_compiling() or trace_state.TRACE_STATE.in_loop_body:
         return None
     if isinstance(step, torch.Tensor) or not isinstance(start, int):
         return None

@@ -7,7 +7,7 @@ import contextlib
 import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
 
-from deploy.rewriters import operators, sites
+from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.operators import _explain, _nested_deploy_error, marked_site_error
 from deploy.rewriters.values import Undefined, as_tensor_value, is_sym_bool, is_symbolic, is_tracing
@@ -65,10 +65,10 @@ def check_supported(site: sites.Site) -> None:
 
 def in_loop_body(operator, *args):
     """Run a loop higher-order op with the in-loop-body flag set while torch traces its body."""
-    previous = operators.set_in_loop_body(True)
+    previous = trace_state.set_in_loop_body(True)
     try:
         with unbacked_closures_as_tensors(*(a for a in args if callable(a))):
-            state = operators.TRACE_STATE
+            state = trace_state.TRACE_STATE
             if torch.compiler.is_dynamo_compiling() or not state.conds_in_body:
                 return operator(*args)  # a loop nested in a traced body: as its outer loop does
             try:
@@ -80,7 +80,7 @@ def in_loop_body(operator, *args):
                 finally:
                     state.conds_in_body = True
     finally:
-        operators.set_in_loop_body(previous)
+        trace_state.set_in_loop_body(previous)
 
 
 def to_tensor_predicate(value: object) -> torch.Tensor:
@@ -116,12 +116,12 @@ def _as_loop_body_probe():
     and its graph ops unlisted (a probe: its nodes are dead)."""
     mode = torch._guards.detect_fake_mode()
     guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
-    previous = operators.set_in_loop_body(True)
+    previous = trace_state.set_in_loop_body(True)
     try:
         with guards, sites.probing():
             yield
     finally:
-        operators.set_in_loop_body(previous)
+        trace_state.set_in_loop_body(previous)
 
 
 def probe_iteration(start, body_fn, carried: tuple) -> tuple[list, list]:

@@ -15,7 +15,7 @@ from torch._higher_order_ops.while_loop import while_loop
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters import operators, sites
+from deploy.rewriters import sites, trace_state
 from deploy.rewriters.buffered_loop import buffered_for
 from deploy.rewriters.buffered_while import buffered_while
 from deploy.rewriters.chunked_loop import (
@@ -266,7 +266,7 @@ def _graph_for(
         if isinstance(stop, torch.Tensor):
             stop = stop.reshape(()).to(torch.int64).item()
         return buffered(stop)
-    if accumulators and break_index < 0 and operators.in_loop_body_now() and is_sym_int(stop):
+    if accumulators and break_index < 0 and trace_state.in_loop_body_now() and is_sym_int(stop):
         # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
         # on the nested Scan): the inner append loop becomes a buffered while_loop instead
         return buffered(stop)

@@ -32,6 +32,7 @@ from deploy.rewriters.size_branches import (
     tracing_branches,
 )
 from deploy.rewriters.size_clamps import clamped_branches
+from deploy.rewriters.trace_state import in_loop_body_now, selects_in_body_now
 from deploy.rewriters.values import (
     Undefined,
     as_predicate,
@@ -242,46 +243,6 @@ def fresh_copies(values: tuple) -> tuple:
 
 def _fresh_args(args: tuple):
     return lambda: fresh_copies(args)
-
-
-# True while torch traces a while_loop/scan body. A tensor `if` in a loop body is first a cond (only
-# the branch taken runs: ``pen[i]`` under ``if i < n``, an interpolation of a stroke under ``if
-# len >= 2``, would fail at run time when computed on the other path); when torch refuses the loop
-# that way (a cond over outputs with differently written strides...), the loop is traced again with
-# such `if`s as selects (torch.where over both branches), as before. Dynamo reads the flags as
-# constants while it traces the body. The flag lives on one object so that, when
-# a loop is itself traced inside another graph op's body (a loop in a cond branch), dynamo sees a
-# set-and-restore of one attribute, which it accepts, rather than a mutated module global.
-class _TraceState:
-    def __init__(self) -> None:
-        self.in_loop_body = False
-        self.conds_in_body = True  # a loop is first traced with conds in its body (see loop_common)
-
-
-TRACE_STATE = _TraceState()
-
-
-# Read and set through functions dynamo runs as they are (assume_constant_result) rather than
-# traces: inside a cond branch that dynamo traces, the set-and-restore around a loop would
-# otherwise be a side effect dynamo refuses when a second loop follows the first in that branch.
-@torch._dynamo.assume_constant_result
-def in_loop_body_now() -> bool:
-    """Whether torch is tracing a while_loop/scan body."""
-    return TRACE_STATE.in_loop_body
-
-
-@torch._dynamo.assume_constant_result
-def selects_in_body_now() -> bool:
-    """Whether a tensor `if` in the loop body being traced becomes a select (else a cond)."""
-    return TRACE_STATE.in_loop_body and not TRACE_STATE.conds_in_body
-
-
-@torch._dynamo.assume_constant_result
-def set_in_loop_body(value: bool) -> bool:
-    """Set the flag; returns the previous value."""
-    previous = TRACE_STATE.in_loop_body
-    TRACE_STATE.in_loop_body = value
-    return previous
 
 
 def _with_placeholders(own, other, names: tuple[str, ...]):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from deploy.rewriters.trace_state import in_loop_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
 
 
@@ -182,8 +183,6 @@ def store(obj: object, index: object, value: object) -> object:
 
 
 def _in_loop_body() -> bool:
-    from deploy.rewriters.operators import in_loop_body_now  # operators imports this module
-
     return in_loop_body_now()
 
 
