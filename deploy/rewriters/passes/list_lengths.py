@@ -63,28 +63,26 @@ def _is_last_of(node: ast.AST, target: str) -> bool:
     )
 
 
-def _is_last_store(node: ast.AST, target: str) -> bool:
-    """``target[-1] = value``."""
-    return (
-        isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Subscript)
-        and isinstance(node.targets[0].value, ast.Name)
-        and node.targets[0].value.id == target
-        and isinstance(node.targets[0].slice, ast.UnaryOp)
-        and isinstance(node.targets[0].slice.op, ast.USub)
-        and isinstance(node.targets[0].slice.operand, ast.Constant)
-        and node.targets[0].slice.operand.value == 1
-    )
-
-
 def _stored_last(node: ast.AST) -> str | None:
     """The list a ``name[-1] = value`` statement stores into."""
-    if isinstance(node, ast.Assign) and len(node.targets) == 1:
-        stored = node.targets[0]
-        if isinstance(stored, ast.Subscript) and isinstance(stored.value, ast.Name):
-            return stored.value.id if _is_last_store(node, stored.value.id) else None
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+        return None
+    stored = node.targets[0]
+    if isinstance(stored, ast.Subscript) and isinstance(stored.value, ast.Name):
+        index = stored.slice
+        minus_one = (
+            isinstance(index, ast.UnaryOp)
+            and isinstance(index.op, ast.USub)
+            and isinstance(index.operand, ast.Constant)
+            and index.operand.value == 1
+        )
+        return stored.value.id if minus_one else None
     return None
+
+
+def _is_last_store(node: ast.AST, target: str) -> bool:
+    """``target[-1] = value``."""
+    return _stored_last(node) == target
 
 
 def _only_appended_and_measured(loop: ast.stmt, target: str) -> bool:

@@ -27,9 +27,9 @@ def _extreme(dtype, lowest: bool):
 
 
 def _may_be_empty(size) -> bool:
-    import torch
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
-    return isinstance(size, torch.SymInt) and any(str(s).startswith("u") for s in size.node.expr.free_symbols)
+    return bool(free_unbacked_symbols(size))
 
 
 def pad_empty_arg_reductions(program: Any) -> None:
