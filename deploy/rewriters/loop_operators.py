@@ -231,6 +231,18 @@ def _graph_for(
     check_supported(site)
     if is_symbolic(step) or step == 0:
         raise site.error("the step of a range() loop over a tensor/dynamic bound must be a Python int")
+    if accumulators and step == 1 and _data_bound(0, start) and not isinstance(stop, torch.Tensor):
+        # `range(i + 1, n)` after a data-dependent `i` appends 0 or more values: counted from 0,
+        # so the buffered while_loop (which may run 0 times) takes it; scan refuses a length that
+        # may be 0
+        offset = as_tensor_value(start).reshape(()).to(torch.int64)
+        remaining = torch.clamp(as_tensor_value(stop) - offset, min=0)
+
+        def shifted(index, *values):
+            return body_fn(index + offset, *values)
+
+        rest = (shifted, args, accumulators, names, site_id, break_index, pending, skip_on_break)
+        return _graph_for(0, remaining, 1, *rest)
     if any(v is None or isinstance(v, Undefined) for v in args) and break_index < 0:
         # `h = None; for t in range(n): h = cell(x[:, t], h)`: peel the first iteration so every
         # loop variable has a tensor value; a dynamic trip count must then be at least 1.

@@ -11,6 +11,7 @@ from deploy.rewriters.passes.iteration import UnbindLoopsToRange
 from deploy.rewriters.passes.list_lengths import ListLengthCounters
 from deploy.rewriters.passes.list_loops import ListLoopsToRange
 from deploy.rewriters.passes.loop_else import LoopElseToFlag
+from deploy.rewriters.passes.loop_exits import ReturnsInLoopsToBreaks
 from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
 from deploy.rewriters.passes.loops import AnnotateCounterBounds, AppendsAfterBreak
 from deploy.rewriters.passes.predicates import PredicateOperators
@@ -22,6 +23,7 @@ from deploy.rewriters.passes.truncations import TruncationsToSlices
 STRUCTURAL: list[Pass] = [
     TruncationsToSlices(),
     LoopElseToFlag(),
+    ReturnsInLoopsToBreaks(),
     UnbindLoopsToRange(),
     ListLoopsToRange(),
     ListLengthCounters(),

@@ -87,13 +87,25 @@ def _fresh_containers(stmts: list[ast.stmt]) -> set[str]:
                 and isinstance(value.func, ast.Name)
                 and value.func.id in {"list", "dict", "set"}
             )
-            if _regrown(value, targets):
+            if _regrown(value, targets) or _loop_outputs(value):
                 continue  # `xs = _deploy_rt.append_if(xs, ...)`: the same list, one row more or not
             for target in targets:
                 for leaf in ast.walk(target) if target is not None else ():
                     if isinstance(leaf, ast.Name):
                         (fresh if creates and target is leaf else other).add(leaf.id)
     return fresh - other
+
+
+def _loop_outputs(value: ast.expr | None) -> bool:
+    """``(h,), (xs, masks) = _deploy_rt.for_range(...)``: a converted loop hands back the lists it
+    was given, grown (a list these statements created stays theirs)."""
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and isinstance(value.func.value, ast.Name)
+        and value.func.value.id == RUNTIME
+        and value.func.attr in ("for_range", "while_stmt")
+    )
 
 
 def _regrown(value: ast.expr | None, targets: list) -> bool:

@@ -16,6 +16,7 @@ from tests.rewriters.models import (
     indexing,
     iteration,
     lists,
+    loop_exits,
     loops,
     nested,
     repros,
@@ -28,6 +29,7 @@ from tests.rewriters.models import (
 CASES = (
     branches.CASES
     + loops.CASES
+    + loop_exits.CASES
     + calls.CASES
     + shapes.CASES
     + extra.CASES

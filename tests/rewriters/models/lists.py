@@ -1,6 +1,7 @@
 """Lists filled across loops: a Python loop over a module constant whose body runs a converted
 loop appending to the same list, then appends once more under a tensor test; a loop over a literal
-tuple whose appends a tensor `continue` may skip; a loop that overwrites the last entry it appended."""
+tuple whose appends a tensor `continue` may skip; a loop that overwrites the last entry it
+appended; a list a branch creates, grown from a data-dependent start."""
 
 import torch
 from torch import nn
@@ -95,6 +96,31 @@ class MergedPeaks(nn.Module):
         return torch.tensor(peaks).float(), torch.stack(heights)
 
 
+class RunLengths(nn.Module):
+    """Run lengths of a thresholded scan line after its quiet zone: a `while` finds the first dark
+    sample (a data-dependent start), an early return when there is none, then a loop from that
+    start appends each finished run to a list the branch creates (it may run 0 times)."""
+
+    def forward(self, x):
+        dark = x < 0.5
+        n = dark.shape[0]
+        i = 0
+        while i < n and not bool(dark[i]):
+            i += 1
+        if i == n:
+            return torch.zeros(0, dtype=torch.long)
+        runs = []
+        length = 1
+        for j in range(i + 1, n):
+            if bool(dark[j] != dark[j - 1]):
+                runs.append(length)
+                length = 1
+            else:
+                length += 1
+        runs.append(length)
+        return torch.tensor(runs, dtype=torch.long)
+
+
 def _lanes(n, lane, lanes, seed):
     x = 3 * torch.rand(n, generator=torch.Generator().manual_seed(seed))
     return x, torch.tensor(float(lane)), torch.tensor(float(lanes))
@@ -145,5 +171,16 @@ CASES = [
             (torch.tensor([0.0, 0.9, 0.0]),),
         ],
         ({0: torch.export.Dim("steps", min=3, max=64)},),
+    ),
+    Case(
+        "runs_from_a_data_dependent_start_after_an_early_return",
+        seeded(RunLengths),
+        (torch.tensor([0.9, 0.9, 0.1, 0.1, 0.9, 0.1, 0.9, 0.9]),),
+        [
+            (torch.tensor([0.9, 0.9, 0.9, 0.9]),),
+            (torch.tensor([0.9, 0.9, 0.9, 0.1]),),
+            (torch.tensor([0.1, 0.9, 0.9, 0.1, 0.1, 0.1, 0.9]),),
+        ],
+        ({0: torch.export.Dim("samples", min=3, max=64)},),
     ),
 ]

@@ -1,0 +1,165 @@
+"""ReturnsInLoopsToBreaks: a `return` inside a loop that builds a list becomes a `break` on a flag,
+and the `return` itself moves after the loop, where it runs on exactly the values it would have
+seen (a `break` changes nothing on its way out). The loop then only appends up to a `break`,
+which the buffered loops convert; guarding the appends by a "returned" flag instead (what
+ReturnsInLoopsToFlags does for other loops) would make them conditional mutations.
+
+    scores = []                                       scores = []
+    for i in range(x.shape[0]):                       _deploy_exit_1 = False
+        scores.append(f(x[i]))                        for i in range(x.shape[0]):
+        if bad > 2:                            ->         scores.append(f(x[i]))
+            return flag, torch.stack(scores)              if bad > 2:
+    return ok, torch.stack(scores)                            _deploy_exit_1 = True
+                                                              break
+                                                      if _deploy_exit_1:
+                                                          return flag, torch.stack(scores)
+                                                      return ok, torch.stack(scores)
+
+A `return` in a nested loop leaves each enclosing loop in turn (the flag is tested after the inner
+loop). The loop's own variable, when the returned expression reads it, is copied at the `return`:
+a converted loop may advance its counter before it stops.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.analysis import has_node
+from deploy.rewriters.passes.base import Context, Pass, map_blocks, name
+
+_LOOPS = (ast.For, ast.While)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_MUTATORS = {"append", "extend", "insert"}
+
+
+def _builds_list(loop: ast.stmt) -> bool:
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS
+        for node in _walk(loop.body)
+    )
+
+
+def _walk(stmts: list[ast.stmt]):
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _SCOPES))
+
+
+def _marked_loops(func: ast.FunctionDef) -> set[int]:
+    """ids of the loops to rewrite: every loop inside an outermost loop that has a `return` and
+    builds a list."""
+    marked: set[int] = set()
+
+    def visit(stmts: list[ast.stmt]) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, _SCOPES):
+                continue
+            if isinstance(stmt, _LOOPS):
+                if has_node([stmt], (ast.Return,)) and _builds_list(stmt):
+                    marked.update(id(n) for n in _walk([stmt]) if isinstance(n, _LOOPS))
+                continue
+            for child in ast.iter_child_nodes(stmt):
+                if isinstance(child, ast.stmt):
+                    visit([child])
+                elif isinstance(child, ast.excepthandler):
+                    visit(child.body)
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(stmt, field, None)
+                if isinstance(block, list):
+                    visit(block)
+
+    visit(func.body)
+    return marked
+
+
+def _counter(loop: ast.stmt) -> set[str]:
+    """The counter of a `for name in range(...)` loop (a converted loop may advance it before it
+    stops); other loops stay Python or have no variable of their own."""
+    if (
+        isinstance(loop, ast.For)
+        and isinstance(loop.target, ast.Name)
+        and isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+    ):
+        return {loop.target.id}
+    return set()
+
+
+class _Capture(ast.NodeTransformer):
+    def __init__(self, renames: dict[str, str]):
+        self.renames = renames
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.renames:
+            return ast.copy_location(ast.Name(self.renames[node.id], ast.Load()), node)
+        return node
+
+
+class ReturnsInLoopsToBreaks(Pass):
+    """`return` in a list-building loop -> flag + `break`, the `return` after the loop (see module
+    docstring)."""
+
+    name = "returns-in-loops-to-breaks"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        marked = _marked_loops(func)
+        if not marked:
+            return
+        captures: list[str] = []
+        map_blocks(func, lambda stmt: self.rewrite(stmt, marked, ctx, captures))
+        # a copy of a counter has a value before every loop that carries it (a counter is an int)
+        first = func.body[0]
+        inits = [ast.copy_location(ast.Assign([name(c, True)], ast.Constant(0)), first) for c in captures]
+        func.body = [*map(ast.fix_missing_locations, inits), *func.body]
+
+    def rewrite(
+        self, loop: ast.stmt, marked: set[int], ctx: Context, captures: list[str]
+    ) -> list[ast.stmt] | None:
+        if id(loop) not in marked or not has_node(loop.body, (ast.Return,)):
+            return None
+        exits: list[tuple[str, ast.Return]] = []
+        loop.body = self._replace(loop.body, _counter(loop), exits, ctx, captures)
+        before = [ast.Assign([name(flag, True)], ast.Constant(False)) for flag, _ in exits]
+        after = []
+        for flag, ret in exits:
+            test = ast.If(test=name(flag), body=[ret], orelse=[])
+            test._deploy_what = "the `return` inside the loop (the loop stopped there)"
+            after.append(ast.copy_location(test, ret))
+        for stmt in before:
+            ast.copy_location(stmt, loop)
+        out = [*before, loop, *after]
+        for stmt in out:
+            ast.fix_missing_locations(stmt)
+        return out
+
+    def _replace(
+        self, stmts, targets: set[str], exits: list, ctx: Context, captures: list[str]
+    ) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in stmts:
+            if isinstance(stmt, ast.Return):
+                flag = ctx.fresh("exit")
+                value = stmt.value
+                read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} if value else set()
+                renames = {t: ctx.fresh("at") for t in sorted(targets & read)}
+                captures.extend(renames.values())
+                for target, copy in renames.items():
+                    out.append(ast.copy_location(ast.Assign([name(copy, True)], name(target)), stmt))
+                if renames:
+                    value = _Capture(renames).visit(value)
+                exits.append((flag, ast.copy_location(ast.Return(value), stmt)))
+                out.append(ast.copy_location(ast.Assign([name(flag, True)], ast.Constant(True)), stmt))
+                out.append(ast.copy_location(ast.Break(), stmt))
+                return out  # the rest of the block is unreachable
+            if not isinstance(stmt, (*_LOOPS, *_SCOPES)) and has_node([stmt], (ast.Return,)):
+                for field in ("body", "orelse", "finalbody"):
+                    block = getattr(stmt, field, None)
+                    if isinstance(block, list):
+                        setattr(stmt, field, self._replace(block, targets, exits, ctx, captures))
+                for handler in getattr(stmt, "handlers", []):
+                    handler.body = self._replace(handler.body, targets, exits, ctx, captures)
+            out.append(stmt)
+        return out

@@ -1,0 +1,77 @@
+"""`return` inside loops that build lists: the loop stops with a `break` and the `return` runs
+after it on the values it would have seen (passes/loop_exits.py)."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+LAYERS = torch.export.Dim("layers", min=2, max=64)
+
+
+class RejectEarly(nn.Module):
+    """Scores one layer at a time and rejects once too many are bad, returning the scores so far
+    (a stack of the rows appended up to the `return`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.score = nn.Linear(4, 1)
+
+    def forward(self, layers):
+        bad = torch.zeros((), dtype=torch.int64)
+        scores = []
+        for i in range(layers.shape[0]):
+            cov = layers[i, 0]
+            scores.append(torch.sigmoid(self.score(layers[i])).squeeze(-1) * cov)
+            if cov < 0.5:
+                bad = bad + 1
+                if bad > 1:
+                    return torch.tensor(-1), torch.stack(scores)
+        return bad, torch.stack(scores)
+
+
+class FirstLoudFrame(nn.Module):
+    """Returns the first frame index whose energy passes a threshold (the loop's counter, read by
+    the `return`) and the energies collected so far."""
+
+    def forward(self, frames):
+        energies = []
+        for t in range(frames.shape[0]):
+            e = frames[t].pow(2).mean()
+            energies.append(e)
+            if e > 2.0:
+                return torch.tensor(t), torch.stack(energies)
+        return torch.tensor(-1), torch.stack(energies)
+
+
+def _layers(covs):
+    x = torch.rand(len(covs), 4, generator=torch.Generator().manual_seed(3))
+    x[:, 0] = torch.tensor(covs)
+    return x
+
+
+def _frames(n, loud=None):
+    x = torch.rand(n, 6, generator=torch.Generator().manual_seed(4))
+    if loud is not None:
+        x[loud] = 3.0
+    return x
+
+
+CASES = [
+    Case(
+        "return_in_a_loop_with_the_rows_so_far",
+        seeded(RejectEarly),
+        (_layers([0.9, 0.8, 0.7, 0.9]),),
+        [(_layers([0.9, 0.3, 0.2, 0.9, 0.1]),), (_layers([0.9, 0.2, 0.9]),), (_layers([0.2, 0.1]),)],
+        ({0: LAYERS},),
+        constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "return_in_a_loop_reading_its_counter",
+        seeded(FirstLoudFrame),
+        (_frames(5),),
+        [(_frames(6, 2),), (_frames(3, 0),), (_frames(4, 3),)],
+        ({0: torch.export.Dim("frames", min=2, max=32)},),
+        constructs=("for->while_loop", "if->cond"),
+    ),
+]
