@@ -10,6 +10,7 @@ path; non-tensor branch outputs cross the cond encoded as ints (see values.py).
 from __future__ import annotations
 
 import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
@@ -122,10 +123,28 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
                 clamped, exc = None, again
         if clamped is None:
             return _fallback(exc, pred, then_fn, else_fn, site, names, kind)
+    result = _ints_as_tensors_again(result, pred, then_fn, else_fn)
     sites.mark_emitted(site_id, kind)
     with tracing_branches(pred):
         result = bound_new_sizes(result, then_fn, else_fn, _encode, pred)
     return pytree.tree_map(_decode, result)
+
+
+def _ints_as_tensors_again(result, pred, then_fn, else_fn):
+    """A top-level cond whose branches gave different Python ints (`streak = 0` / `streak += 1`)
+    returned them as a new unbacked int, which torch.onnx's decompositions cannot retrace: the
+    cond again with those ints as 0-d int64 tensors (the first one is dead code)."""
+    if torch.compiler.is_dynamo_compiling() or is_size_predicate(pred):
+        return result
+    if not any(isinstance(v, torch.SymInt) and free_unbacked_symbols(v) for v in pytree.tree_leaves(result)):
+        return result
+    converted = differing_ints_as_tensors(pred, then_fn, else_fn, top_level=True)
+    if converted == (then_fn, else_fn):
+        return result
+    try:
+        return _cond(pred, *converted)
+    except Exception:  # any failure, ours too: keep the cond that worked
+        return result
 
 
 def _cond(pred, then_fn, else_fn):

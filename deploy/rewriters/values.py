@@ -139,6 +139,11 @@ class StackedList:
         return self.length()
 
     def __getitem__(self, index):
+        if isinstance(index, slice) and index.stop is None and index.step in (None, 1):
+            start = index.start or 0
+            if isinstance(start, int) and 0 <= start <= len(self.prefix):
+                # `preds[1:]` dropping a seed value: still a list (`preds[1:] + [x]`, torch.cat)
+                return StackedList(self.prefix[start:], self.stacked, self.suffix)
         return self.stacked_with_prefix()[index]
 
     def __iter__(self):

@@ -225,6 +225,7 @@ def size_exact(program: Any) -> Any:
     full amax/amin reductions given their dims, views passed to conds/loops copied, constant cond outputs
     taken out of the cond, argmax/argmin over
     data-dependent lengths padded (empty_args.py), and the ops of linalg.py by their definitions."""
+    from deploy.runtimes.onnx.dead_conds import remove_dead_conds
     from deploy.runtimes.onnx.empty_args import pad_empty_arg_reductions
     from deploy.runtimes.onnx.linalg import table_for
 
@@ -232,6 +233,7 @@ def size_exact(program: Any) -> Any:
     pad_empty_arg_reductions(program)
     _symbolic_scalar_operands(program)
     _distinct_graph_op_operands(program)
+    remove_dead_conds(program)
     _constant_cond_outputs(program)
     table = table_for(program)
     import torch

@@ -1,6 +1,6 @@
 """Loops bounded by Python step counters and loops written backwards or over windows: `while` with
 appends, `reversed(range(n))`, a tensor test that reads x[:, i], `x[:, t : t + 1]`, and a value
-first assigned after a `continue`."""
+first assigned after a `continue`; a Python counter a tensor test resets (`streak = 0`) or advances."""
 
 import torch
 from torch import nn
@@ -133,6 +133,28 @@ def _mask(length: int, zero_at: int) -> torch.Tensor:
     return mask
 
 
+class ColdStreak(nn.Module):
+    """Hours in a row below a threshold: the first hours run as Python, where a top-level cond's
+    branches give `streak` as two different Python ints (0 and 1), then the loop hands over to a
+    while_loop on the tensor `break`."""
+
+    def forward(self, temps):
+        streak = 0
+        alarm = torch.tensor(-1)
+        hour = 0
+        while hour < 6:
+            t = temps[hour]
+            hour += 1
+            if t > 0.5:
+                streak = 0
+                continue
+            streak += 1
+            if streak >= 2:
+                alarm = torch.tensor(hour - 2)
+                break
+        return alarm, temps.sum() * 0 + streak
+
+
 CASES = [
     Case(
         "while_counter_bound_appends",
@@ -194,5 +216,16 @@ CASES = [
         [(-torch.rand(2, 3),), (torch.tensor([[1.0, -1.0, 2.0, -3.0], [1.0, -2.0, 1.0, -1.0]]),)],
         ({1: STEPS},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "python_counter_reset_or_advanced_by_a_tensor_test",
+        seeded(ColdStreak),
+        (torch.tensor([0.9, 0.2, 0.8, 0.1, 0.9, 0.9]),),
+        [
+            (torch.tensor([0.1, 0.2, 0.8, 0.1, 0.9, 0.9]),),
+            (torch.tensor([0.9, 0.8, 0.1, 0.1, 0.9, 0.1]),),
+            (torch.tensor([0.9, 0.9, 0.9, 0.9, 0.9, 0.1]),),
+        ],
+        constructs=("if->cond",),
     ),
 ]

@@ -1,7 +1,8 @@
 """Lists filled across loops: a Python loop over a module constant whose body runs a converted
 loop appending to the same list, then appends once more under a tensor test; a loop over a literal
 tuple whose appends a tensor `continue` may skip; a loop that overwrites the last entry it
-appended; a list a branch creates, grown from a data-dependent start."""
+appended; a list a branch creates, grown from a data-dependent start; a seed value dropped
+with `preds[1:]` before `torch.cat`."""
 
 import torch
 from torch import nn
@@ -121,6 +122,21 @@ class RunLengths(nn.Module):
         return torch.tensor(runs, dtype=torch.long)
 
 
+class RollForward(nn.Module):
+    """Autoregressive rollout for `horizon` steps (a tensor, may be 0): the list starts with the
+    last observation, each step reads `preds[-1]`, and the seed is dropped with `preds[1:]`."""
+
+    def __init__(self):
+        super().__init__()
+        self.step = nn.Linear(4, 1)
+
+    def forward(self, x, horizon):
+        preds = [x[:, -1:]]
+        for _ in range(int(horizon.item())):
+            preds.append(preds[-1] + 0.1 * torch.tanh(self.step(x[:, -4:]) + preds[-1]))
+        return torch.cat(preds[1:] + [x[:, :0]], dim=1)
+
+
 def _lanes(n, lane, lanes, seed):
     x = 3 * torch.rand(n, generator=torch.Generator().manual_seed(seed))
     return x, torch.tensor(float(lane)), torch.tensor(float(lanes))
@@ -182,5 +198,12 @@ CASES = [
             (torch.tensor([0.1, 0.9, 0.9, 0.1, 0.1, 0.1, 0.9]),),
         ],
         ({0: torch.export.Dim("samples", min=3, max=64)},),
+    ),
+    Case(
+        "seed_value_dropped_with_a_slice_before_cat",
+        seeded(RollForward),
+        (torch.randn(2, 8), torch.tensor(3)),
+        [(torch.randn(2, 5), torch.tensor(0)), (torch.randn(2, 12), torch.tensor(1))],
+        ({1: torch.export.Dim("history", min=5, max=64)}, None),
     ),
 ]
