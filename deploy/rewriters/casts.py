@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import torch
 
+from deploy.rewriters.list_builtins import reduce_rows
 from deploy.rewriters.values import (
     StackedList,
     as_predicate,
@@ -141,14 +142,16 @@ def min_(*args, **kwargs) -> object:
     Python's min would compare, and a comparison of sizes specialises the dynamic dim."""
     if _on_sizes(args, kwargs):
         return _bounded(torch.sym_min(*args), upper=args)
-    return min(*args, **kwargs)
+    rows = reduce_rows("min", args[0]) if len(args) == 1 and not kwargs else None
+    return rows if rows is not None else min(*args, **kwargs)
 
 
 def max_(*args, **kwargs) -> object:
     """``max(a, b)`` on sizes, as min_."""
     if _on_sizes(args, kwargs):
         return _bounded(torch.sym_max(*args), lower=args)
-    return max(*args, **kwargs)
+    rows = reduce_rows("max", args[0]) if len(args) == 1 and not kwargs else None
+    return rows if rows is not None else max(*args, **kwargs)
 
 
 def _on_sizes(args: tuple, kwargs: dict) -> bool:

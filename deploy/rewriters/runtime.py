@@ -17,6 +17,7 @@ from deploy.rewriters.casts import (
     transposed,
 )
 from deploy.rewriters.choice import pick
+from deploy.rewriters.list_builtins import list_, sum_
 from deploy.rewriters.logic import and_, compare, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
 from deploy.rewriters.operators import (
@@ -49,6 +50,7 @@ __all__ = [
     "item",
     "len_",
     "linspace",
+    "list_",
     "matrix_transposed",
     "max_",
     "min_",
@@ -64,6 +66,7 @@ __all__ = [
     "span",
     "stack",
     "store",
+    "sum_",
     "take_last",
     "tensor",
     "transposed",

@@ -6,7 +6,7 @@ converted loop leaves behind, and the tests that decide per call whether a value
 from __future__ import annotations
 
 import torch
-from torch.fx.experimental.symbolic_shapes import has_static_value
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, has_static_value
 
 
 class Undefined:
@@ -111,9 +111,11 @@ class StackedList:
         return torch.cat(parts, 0)
 
     def __add__(self, other):
-        """``outs + [x]``: values after the loop's."""
+        """``outs + [x]``: values after the loop's; ``xs + ys`` of two loops' lists: their rows."""
         if isinstance(other, (list, tuple)):
             return StackedList(self.prefix, self.stacked, self.suffix + list(other))
+        if isinstance(other, StackedList):
+            return StackedList([], torch.cat([self.stacked_with_prefix(), other.stacked_with_prefix()]))
         return NotImplemented
 
     def __radd__(self, other):
@@ -125,6 +127,38 @@ class StackedList:
     def append(self, value) -> None:
         """A value appended after the loop."""
         self.suffix.append(value)
+
+    def extend(self, values) -> None:
+        """``xs.extend(more)`` after the loop."""
+        if isinstance(values, StackedList):
+            self.prefix, self.suffix = [], []
+            self.stacked = torch.cat([self.stacked_with_prefix(), values.stacked_with_prefix()])
+        else:
+            self.suffix.extend(values)
+
+    def pop(self, index: int = -1):
+        """``xs.pop()``: the last value, taken off the rows (other positions: as Python does)."""
+        if index != -1:
+            rows = self.stacked_with_prefix()
+            value = rows[index]
+            self.prefix, self.suffix = [], []
+            self.stacked = torch.cat([rows[:index], rows[index + 1 :]]) if index != 0 else rows[1:]
+            return value
+        if self.suffix:
+            return self.suffix.pop()
+        rows = self.stacked_with_prefix()
+        self.prefix, self.stacked = [], rows[:-1]
+        return rows[-1]
+
+    def copy(self) -> StackedList:
+        """``xs.copy()`` / ``list(xs)``: the same values in a list of their own."""
+        return StackedList(list(self.prefix), self.stacked, list(self.suffix))
+
+    def __reversed__(self):
+        """``reversed(xs)`` (then ``list(...)`` or ``torch.stack(...)``): the rows flipped."""
+        flipped = self.copy()
+        flipped.reverse()
+        return flipped
 
     def reverse(self) -> None:
         """``outs.reverse()`` after the loop (a bidirectional RNN's backward states)."""
@@ -144,10 +178,27 @@ class StackedList:
             if isinstance(start, int) and 0 <= start <= len(self.prefix):
                 # `preds[1:]` dropping a seed value: still a list (`preds[1:] + [x]`, torch.cat)
                 return StackedList(self.prefix[start:], self.stacked, self.suffix)
-        return self.stacked_with_prefix()[index]
+        if isinstance(index, slice):  # `xs[-3:]`, `xs[::2]`: a list of those rows
+            return StackedList([], self.stacked_with_prefix()[index])
+        rows = self.stacked_with_prefix()
+        if isinstance(index, int) and free_unbacked_symbols(rows.shape[0]):
+            return _row_of_data_dependent_length(rows, index)
+        return rows[index]
 
     def __iter__(self):
         return iter(self.stacked_with_prefix().unbind(0))
+
+
+def _row_of_data_dependent_length(rows: torch.Tensor, index: int) -> torch.Tensor:
+    """``xs[0]`` / ``xs[-1]`` of a list with a data-dependent length (maybe 0), read under `if
+    len(xs) > 0` or computed on both paths of a select: torch cannot prove the index in range, so
+    the row is gathered from the rows plus one zero row at a clamped position (the zero row is
+    read only where Python would have raised)."""
+    n = rows.shape[0]
+    padded = torch.cat([rows, rows.new_zeros((1, *rows.shape[1:]))])
+    position = torch.full((), 1, dtype=torch.int64) * (index if index >= 0 else n + index)
+    position = torch.minimum(position.clamp(min=0), torch.full((), 1, dtype=torch.int64) * n)
+    return padded.index_select(0, position.reshape(1)).squeeze(0)
 
 
 def stack(tensors, dim: int = 0, *, out=None):

@@ -22,7 +22,7 @@ import builtins
 
 from deploy.rewriters.passes.base import Context, Pass, rooted_at_self, rt
 
-_CASTS = {"bool": "bool_", "int": "int_", "float": "float_", "len": "len_"}
+_CASTS = {"bool": "bool_", "int": "int_", "float": "float_", "len": "len_", "list": "list_", "sum": "sum_"}
 _STACKERS = {"stack", "cat", "concat", "concatenate"}
 _BUILTINS = set(dir(builtins))
 # ``w.T`` read inside a graph op's body: dynamo lifts the attribute of a closed-over tensor as a
@@ -61,7 +61,7 @@ class _CallRewriter(ast.NodeTransformer):
         if (
             isinstance(func, ast.Name)
             and func.id in ("min", "max")
-            and len(node.args) == 2
+            and len(node.args) in (1, 2)
             and not node.keywords
         ):
             return ast.copy_location(ast.Call(rt(func.id + "_"), node.args, []), node)

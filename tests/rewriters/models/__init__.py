@@ -15,6 +15,7 @@ from tests.rewriters.models import (
     extra,
     indexing,
     iteration,
+    list_api,
     lists,
     loop_exits,
     loops,
@@ -30,6 +31,7 @@ CASES = (
     branches.CASES
     + loops.CASES
     + loop_exits.CASES
+    + list_api.CASES
     + calls.CASES
     + shapes.CASES
     + extra.CASES

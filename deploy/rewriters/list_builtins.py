@@ -1,0 +1,44 @@
+"""Python builtins over the lists converted loops fill (values.StackedList, whose length may be
+symbolic while exporting): ``list(xs)``, ``sum(xs)``, ``max(xs)`` / ``min(xs)``. Python would
+iterate the values one by one, which fixes a dynamic length to the example's; these work on the
+stacked rows instead. Anything else runs the builtin.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import torch
+
+from deploy.rewriters.values import StackedList, is_tracing
+
+
+def list_(*args):
+    """``list(xs)``: a copy that is still a StackedList (``list(reversed(xs))`` included)."""
+    if len(args) == 1 and isinstance(args[0], StackedList):
+        return args[0].copy()
+    return list(*args)
+
+
+def sum_(*args):
+    """``sum(xs)``: the rows' sum (0 added, as Python's sum starts from 0)."""
+    if len(args) == 1 and isinstance(args[0], StackedList):
+        return args[0].stacked_with_prefix().sum(0)
+    return builtins.sum(*args)
+
+
+def reduce_rows(name: str, values):
+    """``max(xs)`` / ``min(xs)`` of tensors while exporting: the largest / smallest row (Python's
+    would compare the values one by one, a data-dependent branch each); None when not that case."""
+    if isinstance(values, StackedList):
+        rows = values.stacked_with_prefix()
+    elif (
+        is_tracing()
+        and isinstance(values, (list, tuple))
+        and values
+        and all(isinstance(v, torch.Tensor) and v.dim() == 0 for v in values)
+    ):
+        rows = torch.stack(list(values))
+    else:
+        return None
+    return rows.amax(0) if name == "max" else rows.amin(0)

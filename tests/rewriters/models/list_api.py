@@ -1,0 +1,94 @@
+"""Python's list API on the lists converted loops fill, whose length is a dynamic or
+data-dependent size while exporting: slices, `+`, `extend`, `pop`, `reversed`, `list()`, `sum()`,
+`max()`, and `xs[0]` where the list may be empty (values.StackedList, list_builtins.py)."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+STEPS = torch.export.Dim("steps", min=4, max=32)
+
+
+class Smoothed(nn.Module):
+    """One state per step, then the last three, every other one, their mean by `sum / len`, the
+    states backwards, and two lists joined."""
+
+    def forward(self, x):
+        states, doubled = [], []
+        h = torch.zeros(x.shape[1])
+        for t in range(x.shape[0]):
+            h = torch.tanh(h + x[t])
+            states.append(h)
+            doubled.append(2 * h)
+        last = torch.stack(states[-3:])
+        every_other = torch.stack(states[::2]).sum(0)
+        mean = sum(states) / len(states)
+        backwards = torch.stack(list(reversed(states)))
+        joined = torch.cat(states + doubled)
+        return last, every_other, mean, backwards, joined
+
+
+class Tail(nn.Module):
+    """`extend` and `pop` after the loop: the popped value scales the rest."""
+
+    def forward(self, x):
+        states = []
+        h = torch.zeros(x.shape[1])
+        for t in range(x.shape[0]):
+            h = torch.tanh(h + x[t])
+            states.append(h)
+        states.extend([x[0], x[1]])
+        final = states.pop()
+        return torch.stack(states) * final.sum()
+
+
+class Peaks(nn.Module):
+    """Positive states kept (a data-dependent count, maybe 0): the first one (`xs[0]` under
+    `len(xs) > 0`), the largest score by `max()`, and both lists joined."""
+
+    def forward(self, x):
+        kept, dropped, scores = [], [], []
+        h = torch.zeros(x.shape[1])
+        for t in range(x.shape[0]):
+            h = torch.tanh(h + x[t])
+            if h.sum() > 0:
+                kept.append(h)
+                scores.append(h.sum())
+            else:
+                dropped.append(-h)
+        first = kept[0] * 2 if len(kept) > 0 else x[0]
+        best = max(scores) if len(scores) > 0 else torch.zeros(())
+        return first, best, torch.stack(kept + dropped)
+
+
+def _x(*shape, seed=0):
+    return (torch.randn(*shape, generator=torch.Generator().manual_seed(seed)),)
+
+
+CASES = [
+    Case(
+        "list_slices_sum_reversed_and_joined",
+        seeded(Smoothed),
+        _x(6, 3),
+        [_x(4, 3, seed=1), _x(9, 3, seed=2)],
+        ({0: STEPS},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "list_extend_and_pop_after_a_loop",
+        seeded(Tail),
+        _x(6, 3),
+        [_x(4, 3, seed=1), _x(11, 3, seed=2)],
+        ({0: STEPS},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "first_and_max_of_a_list_that_may_be_empty",
+        seeded(Peaks),
+        _x(6, 3),
+        [(torch.ones(5, 3),), (-torch.ones(5, 3),), _x(9, 3, seed=2)],
+        ({0: STEPS},),
+        constructs=("for->scan", "if->cond"),
+    ),
+]
