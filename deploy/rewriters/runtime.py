@@ -26,7 +26,7 @@ from deploy.rewriters.operators import (
     python_predicate,
     python_true,
 )
-from deploy.rewriters.sequences import seq_item, seq_len
+from deploy.rewriters.sequences import seq_item, seq_len, seq_of
 from deploy.rewriters.subscripts import getitem, setitem, span, store, truncate
 from deploy.rewriters.values import Undefined, append_if, cat, compact, stack, take_last
 
@@ -62,6 +62,7 @@ __all__ = [
     "python_true",
     "seq_item",
     "seq_len",
+    "seq_of",
     "setitem",
     "span",
     "stack",

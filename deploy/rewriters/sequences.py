@@ -1,4 +1,5 @@
-"""Runtime operators for loops over lists the function builds (passes/iteration.py):
+"""Runtime operators for loops over lists the function builds, or over tensors' rows
+(passes/list_loops.py):
 
     for tok, q in zip(drafted, q_probs):      for k in range(_deploy_rt.seq_len(drafted, q_probs)):
         ...                          ->           tok = _deploy_rt.seq_item(drafted, k)
@@ -16,7 +17,7 @@ import torch
 
 from deploy.rewriters.casts import len_
 from deploy.rewriters.subscripts import getitem
-from deploy.rewriters.values import StackedList, is_sym_int
+from deploy.rewriters.values import StackedList, is_sym_int, is_tracing
 
 
 def seq_len(*seqs: object) -> object:
@@ -31,10 +32,26 @@ def seq_len(*seqs: object) -> object:
     return shortest
 
 
+def seq_of(value: object, listed: bool = False) -> object:
+    """What a loop over ``value`` visits, indexable: tensors (their rows, over a dynamic size),
+    lists and other sequences as they are, any other iterable (a dict's keys, a generator) listed.
+    ``listed``: the loop was over ``value.tolist()``: Python numbers eagerly, the tensor's entries
+    while exporting (a list of a data-dependent length has no other form)."""
+    if listed:
+        return value if is_tracing() and isinstance(value, torch.Tensor) else value.tolist()
+    if isinstance(value, (torch.Tensor, StackedList, list, tuple, str, range, torch.nn.ModuleList)):
+        return value
+    if isinstance(value, (torch.nn.Sequential, torch.nn.ParameterList)):
+        return value
+    return list(value)
+
+
 def seq_item(seq: object, index: object) -> object:
     """``seq[index]``; with a graph loop's counter, a row of the stacked values."""
     if isinstance(seq, StackedList):
         return getitem(seq.stacked_with_prefix(), index)
+    if isinstance(seq, torch.Tensor):
+        return getitem(seq, index)
     if isinstance(index, torch.Tensor) and isinstance(seq, (list, tuple)):
         # a Python list zipped with a data-dependent one: its items stacked (one shape, as for a row)
         return getitem(torch.stack([torch.as_tensor(v) for v in seq]), index)

@@ -16,11 +16,13 @@ from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
 from deploy.rewriters.passes.loops import AnnotateCounterBounds, AppendsAfterBreak
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
+from deploy.rewriters.passes.string_states import StringStatesToCodes
 from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
 from deploy.rewriters.passes.truncations import TruncationsToSlices
 
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
+    StringStatesToCodes(),
     TruncationsToSlices(),
     LoopElseToFlag(),
     ReturnsInLoopsToBreaks(),

@@ -1,5 +1,6 @@
-"""ListLoopsToRange: a loop over a list the function builds with ``append`` (optionally zipped,
-enumerated or reversed) becomes a loop over its length (sequences.py):
+"""ListLoopsToRange: a loop over a list the function builds with ``append``, or over any other
+name (a tensor's rows: `for row in boxes`), optionally zipped, enumerated or reversed, becomes a
+loop over its length (sequences.py):
 
     drafted = []                              ...
     ... drafted.append(tok) ...               _deploy_seq_1 = drafted
@@ -19,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.analysis import assigned_names
-from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rt
+from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rooted_at_self, rt
 
 _GROWING = ("append", "extend", "insert")
 
@@ -73,6 +74,30 @@ def _mutates(body: list[ast.stmt], names: set[str]) -> bool:
     )
 
 
+def _tolist_of(node: ast.expr) -> ast.expr | None:
+    """``keep.tolist()`` -> ``keep``: looped over, it is the tensor's entries."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "tolist"
+        and not node.args
+        and not node.keywords
+    ):
+        return node.func.value
+    return None
+
+
+def _loopable(node: ast.expr) -> bool:
+    """A name, a subscript (`x[mask]`, `xs[1:]`) or a method / torch call (`torch.nonzero(m)`):
+    what it holds is only known when the loop runs (seq_of). Loops over `self.<attr>` (module
+    lists) and over builtins' results (`range`) keep their own forms."""
+    if isinstance(node, (ast.Name, ast.Subscript)):
+        return not rooted_at_self(node.value) if isinstance(node, ast.Subscript) else True
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not rooted_at_self(node.func)
+    )
+
+
 class ListLoopsToRange(Pass):
     """`for v in xs` / `zip(xs, ys)` / `enumerate(xs)` / `reversed(xs)` over built lists -> a range."""
 
@@ -80,10 +105,7 @@ class ListLoopsToRange(Pass):
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
         lists = _built_lists(func)
-        if lists:
-            map_blocks(
-                func, lambda stmt: self.rewrite(stmt, lists, ctx) if isinstance(stmt, ast.For) else None
-            )
+        map_blocks(func, lambda stmt: self.rewrite(stmt, lists, ctx) if isinstance(stmt, ast.For) else None)
 
     def rewrite(self, loop: ast.For, lists: set[str], ctx: Context) -> list[ast.stmt] | None:
         if loop.orelse:
@@ -104,9 +126,10 @@ class ListLoopsToRange(Pass):
             seqs, targets = zipped, list(target.elts)
         else:
             seqs, targets = [iterable], [target]
-        if not all(isinstance(s, ast.Name) and s.id in lists for s in seqs):
-            return None
-        if _mutates(loop.body, {s.id for s in seqs}):
+        listed = [_tolist_of(s) for s in seqs]  # `for i in keep.tolist()`: the tensor's entries
+        seqs = [s if t is None else t for s, t in zip(seqs, listed)]
+        named = {s.id for s in seqs if isinstance(s, ast.Name)}
+        if not all(_loopable(s) for s in seqs) or _mutates(loop.body, named):
             return None
         copies = [ctx.fresh("seq") for _ in seqs]
         counter = index or ctx.fresh("k")
@@ -124,7 +147,15 @@ class ListLoopsToRange(Pass):
             body=[*takes, *loop.body],
             orelse=[],
         )
-        stmts = [ast.Assign([name(c, True)], name(s.id)) for c, s in zip(copies, seqs)] + [new_loop]
+        # a name that is not a list built here may hold a tensor (`for row in x`): its rows, over a
+        # size that stays dynamic; anything else iterable is what Python iterates
+        sources = [
+            s
+            if isinstance(s, ast.Name) and s.id in lists and t is None
+            else call(rt("seq_of"), s, ast.Constant(t is not None))
+            for s, t in zip(seqs, listed)
+        ]
+        stmts = [ast.Assign([name(c, True)], source) for c, source in zip(copies, sources)] + [new_loop]
         for stmt in stmts:
             ast.copy_location(stmt, loop)
             ast.fix_missing_locations(stmt)

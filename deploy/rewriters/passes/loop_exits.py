@@ -1,8 +1,10 @@
-"""ReturnsInLoopsToBreaks: a `return` inside a loop that builds a list becomes a `break` on a flag,
-and the `return` itself moves after the loop, where it runs on exactly the values it would have
-seen (a `break` changes nothing on its way out). The loop then only appends up to a `break`,
-which the buffered loops convert; guarding the appends by a "returned" flag instead (what
-ReturnsInLoopsToFlags does for other loops) would make them conditional mutations.
+"""ReturnsInLoopsToBreaks: a `return` inside a loop that builds a list, or inside a `while` or
+`for ... in range(...)` loop, becomes a `break` on a flag, and the `return` itself moves after the
+loop, where it runs on exactly the values it would have seen (a `break` changes nothing on its way
+out). The loop then only appends up to a `break`, which the buffered loops convert; guarding the
+appends by a "returned" flag instead (what ReturnsInLoopsToFlags does for other loops, such as
+early exits from ModuleList loops) would make them conditional mutations, and a result variable
+carried by a graph loop would have no value before the `return`.
 
     scores = []                                       scores = []
     for i in range(x.shape[0]):                       _deploy_exit_1 = False
@@ -39,6 +41,12 @@ def _builds_list(loop: ast.stmt) -> bool:
     )
 
 
+def _counted(loop: ast.stmt) -> bool:
+    """A `while` or `for ... in range(...)`: a graph loop when its bound or test is a tensor, which
+    can stop at a `break` (a result variable carried instead would have no value before it)."""
+    return isinstance(loop, ast.While) or bool(_counter(loop))
+
+
 def _walk(stmts: list[ast.stmt]):
     todo = list(stmts)
     while todo:
@@ -57,7 +65,7 @@ def _marked_loops(func: ast.FunctionDef) -> set[int]:
             if isinstance(stmt, _SCOPES):
                 continue
             if isinstance(stmt, _LOOPS):
-                if has_node([stmt], (ast.Return,)) and _builds_list(stmt):
+                if has_node([stmt], (ast.Return,)) and (_builds_list(stmt) or _counted(stmt)):
                     marked.update(id(n) for n in _walk([stmt]) if isinstance(n, _LOOPS))
                 continue
             for child in ast.iter_child_nodes(stmt):

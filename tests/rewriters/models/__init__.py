@@ -13,6 +13,7 @@ from tests.rewriters.models import (
     dispatch,
     exits,
     extra,
+    idioms,
     indexing,
     iteration,
     list_api,
@@ -32,6 +33,7 @@ CASES = (
     + loops.CASES
     + loop_exits.CASES
     + list_api.CASES
+    + idioms.CASES
     + calls.CASES
     + shapes.CASES
     + extra.CASES

@@ -1,0 +1,90 @@
+"""StringStatesToCodes: a variable that only ever holds string literals and is only compared with
+them (a state machine's `phase = "up"` ... `if phase == "up" and angle < 90:`) holds int codes
+instead, so a converted loop or branch can carry it (graph ops carry tensors and numbers, not
+strings).
+
+    phase = "idle"                                phase = 0
+    for t in range(x.shape[0]):                   for t in range(x.shape[0]):
+        if phase == "idle" and v[t] > 0.5:   ->       if phase == 0 and v[t] > 0.5:
+            phase = "up"                                  phase = 1
+
+Every read must be `==` / `!=` / `in` / `not in` against literals: then no code can tell the
+codes from the strings. A variable returned, printed or passed anywhere is left alone.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import Context, Pass
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _literal(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _literals(node: ast.AST) -> list[ast.Constant] | None:
+    """The string literals ``node`` is (one, or a tuple/list/set display of them); else None."""
+    if _literal(node):
+        return [node]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and node.elts and all(_literal(e) for e in node.elts):
+        return list(node.elts)
+    return None
+
+
+class _Uses(ast.NodeVisitor):
+    """For each name: the literals it is assigned and compared with; names used otherwise."""
+
+    def __init__(self):
+        self.literals: dict[str, list[ast.Constant]] = {}
+        self.assigned: set[str] = set()
+        self.other: set[str] = set()
+        self.nested: set[str] = set()
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and _literal(node.value):
+            self.literals.setdefault(node.targets[0].id, []).append(node.value)
+            self.assigned.add(node.targets[0].id)
+            return
+        self.generic_visit(node)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        if (
+            isinstance(node.left, ast.Name)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn))
+            and _literals(node.comparators[0]) is not None
+        ):
+            literals = _literals(node.comparators[0])
+            self.literals.setdefault(node.left.id, []).extend(literals)
+            return
+        self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self.other.add(node.id)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        if isinstance(node, _SCOPES):
+            self.nested.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+            return
+        super().generic_visit(node)
+
+
+class StringStatesToCodes(Pass):
+    """String-literal state variables -> int codes (see module docstring)."""
+
+    name = "string-states-to-codes"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        uses = _Uses()
+        for stmt in func.body:
+            uses.visit(stmt)
+        params = {a.arg for a in func.args.args + func.args.kwonlyargs + func.args.posonlyargs}
+        # assigned here (a module constant compared with a literal stays a string)
+        names = (set(uses.literals) & uses.assigned) - uses.other - uses.nested - params
+        for name in sorted(names):
+            codes: dict[str, int] = {}
+            for constant in uses.literals[name]:
+                constant.value = codes.setdefault(constant.value, len(codes))

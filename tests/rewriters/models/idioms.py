@@ -1,0 +1,91 @@
+"""Python idioms over tensors that a loop or branch must keep dynamic: iterating a tensor's rows
+(`for row in x`, over a masked selection too), `for i in keep.tolist()`, a `return` from a range
+loop, and a state machine whose states are strings."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+ROWS = torch.export.Dim("rows", min=4, max=32)
+
+
+class PositiveRows(nn.Module):
+    """`for row in x` with a tensor test, and `for row in x[mask]` (a data-dependent row count)."""
+
+    def forward(self, x):
+        acc = torch.zeros(x.shape[1])
+        for row in x:
+            if row.sum() > 0:
+                acc = acc + row
+        peak = torch.zeros(x.shape[1])
+        for row in x[x[:, 0] > 0]:
+            peak = torch.maximum(peak, row)
+        return acc, peak
+
+
+class ListedIndices(nn.Module):
+    """`for i in idx.tolist()` over the positions of a mask."""
+
+    def forward(self, x):
+        idx = torch.nonzero(x[:, 0] > 0).view(-1)
+        out = torch.zeros(x.shape[1])
+        for i in idx.tolist():
+            out = out * 0.5 + x[i]
+        return out
+
+
+class SecondHit(nn.Module):
+    """Returns the step of the second hit from inside a range loop, reading its counter."""
+
+    def forward(self, x):
+        hits = 0
+        for t in range(x.shape[0]):
+            if (x[t] > 1.5).any():
+                hits += 1
+                if hits >= 2:
+                    return torch.tensor(t)
+        return torch.tensor(-1)
+
+
+class RepCounter(nn.Module):
+    """An "idle" / "up" state machine: a rep is counted on the way back down."""
+
+    def forward(self, x):
+        phase = "idle"
+        reps = torch.zeros((), dtype=torch.long)
+        for t in range(x.shape[0]):
+            v = x[t].mean()
+            if phase == "idle" and v > 0.5:
+                phase = "up"
+            elif phase in ("up",) and v < -0.5:
+                phase = "idle"
+                reps = reps + 1
+        return reps
+
+
+def _x(n, seed, scale=1.0):
+    return (scale * torch.randn(n, 4, generator=torch.Generator().manual_seed(seed)),)
+
+
+_VERIFY = [_x(4, 1), _x(9, 2, 2.0), (-torch.ones(5, 4),), (torch.ones(5, 4),)]
+
+CASES = [
+    Case("rows_of_a_tensor_and_of_a_masked_selection", seeded(PositiveRows), _x(6, 0), _VERIFY, ({0: ROWS},)),
+    Case("loop_over_tolist_of_positions", seeded(ListedIndices), _x(6, 0), _VERIFY, ({0: ROWS},)),
+    Case(
+        "return_from_a_range_loop_reading_its_counter",
+        seeded(SecondHit),
+        _x(6, 0, 2.0),
+        _VERIFY,
+        ({0: ROWS},),
+    ),
+    Case(
+        "string_states_in_a_loop",
+        seeded(RepCounter),
+        (torch.tensor([[0.0] * 4, [1.0] * 4, [-1.0] * 4, [1.0] * 4, [0.0] * 4, [-1.0] * 4]),),
+        [(torch.tensor([[0.0] * 4, [1.0] * 4, [1.0] * 4, [0.0] * 4]),), _x(9, 2, 2.0), (-torch.ones(5, 4),)],
+        ({0: ROWS},),
+        constructs=("for->while_loop",),
+    ),
+]
