@@ -12,6 +12,7 @@ from deploy.rewriters.list_builtins import reduce_rows
 from deploy.rewriters.values import (
     StackedList,
     as_predicate,
+    as_rows,
     is_sym_bool,
     is_sym_int,
     is_symbolic,
@@ -48,6 +49,8 @@ def len_(value: object) -> object:
         return value.shape[0]
     if isinstance(value, StackedList):  # a converted loop's list: its length may be symbolic
         return value.length()
+    if type(value).__name__ == "RowList":  # a list a graph loop carries: its count (a tensor)
+        return value.length()
     return len(value)
 
 
@@ -55,6 +58,7 @@ def tensor(data: object, *args, **kwargs) -> torch.Tensor:
     """``torch.tensor(number)`` or ``torch.tensor([[numbers]])``: while exporting, built from
     ``torch.full`` scalars (torch.tensor traced inside a graph op's body is a lifted constant with an
     in-place ``detach_``, which neither torch.onnx's decompositions nor its exporter handle)."""
+    data = as_rows(data)
     if isinstance(data, StackedList) and not args and set(kwargs) <= {"dtype", "device"}:
         # `torch.tensor(states)` of a list a converted loop filled: its values stacked
         stacked = data.stacked_with_prefix()

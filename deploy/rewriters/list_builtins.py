@@ -10,26 +10,27 @@ import builtins
 
 import torch
 
-from deploy.rewriters.values import StackedList, is_tracing
+from deploy.rewriters.values import StackedList, as_rows, is_tracing
 
 
 def list_(*args):
     """``list(xs)``: a copy that is still a StackedList (``list(reversed(xs))`` included)."""
-    if len(args) == 1 and isinstance(args[0], StackedList):
-        return args[0].copy()
+    if len(args) == 1 and isinstance(as_rows(args[0]), StackedList):
+        return as_rows(args[0]).copy()
     return list(*args)
 
 
 def sum_(*args):
     """``sum(xs)``: the rows' sum (0 added, as Python's sum starts from 0)."""
-    if len(args) == 1 and isinstance(args[0], StackedList):
-        return args[0].stacked_with_prefix().sum(0)
+    if len(args) == 1 and isinstance(as_rows(args[0]), StackedList):
+        return as_rows(args[0]).stacked_with_prefix().sum(0)
     return builtins.sum(*args)
 
 
 def reduce_rows(name: str, values):
     """``max(xs)`` / ``min(xs)`` of tensors while exporting: the largest / smallest row (Python's
     would compare the values one by one, a data-dependent branch each); None when not that case."""
+    values = as_rows(values)
     if isinstance(values, StackedList):
         rows = values.stacked_with_prefix()
     elif (

@@ -14,6 +14,7 @@ from deploy.rewriters.values import (
     is_sym_int,
     is_symbolic,
     is_tracing,
+    list_truth,
 )
 
 
@@ -51,6 +52,7 @@ def _chain(thunks, how: str) -> object:
 
 def not_(value: object) -> object:
     """``not a``: logical_not on tensors, sym_not on symbolic sizes."""
+    value = list_truth(value)
     if is_symbolic(value):
         if is_sym_bool(value):
             return torch.sym_not(value)

@@ -39,6 +39,7 @@ from deploy.rewriters.loop_common import (
     to_tensor_predicate,
 )
 from deploy.rewriters.operators import fresh_copies
+from deploy.rewriters.row_lists import carried_as_rows
 from deploy.rewriters.scan_loop import scan_for as _scan_for
 from deploy.rewriters.unrolled_loop import try_unrolled
 from deploy.rewriters.values import (
@@ -252,6 +253,22 @@ def _graph_for(
         for acc, value in zip(accumulators, appended):
             acc.append(value)
         start = start + step
+    rows = carried_as_rows(
+        _graph_for,
+        start,
+        stop,
+        step,
+        body_fn,
+        args,
+        accumulators,
+        names,
+        site_id,
+        break_index,
+        pending,
+        skip_on_break,
+    )
+    if rows is not None:  # lists the loop appends to and reads back (row_lists.py)
+        return rows
     args = placeholders_for_undefined(args, lambda values: body_fn(start, *values)[0])
     carried = carry(args, names, site)
     if accumulators and break_index < 0 and pending is None and is_chunked(start, stop, step):

@@ -42,6 +42,7 @@ from deploy.rewriters.values import (
     is_sym_int,
     is_symbolic,
     is_tracing,
+    list_truth,
 )
 
 
@@ -295,6 +296,7 @@ def if_stmt(
     """``if pred: then else: else`` where the branches take and return the variables they assign.
     ``dead_else``: the else path is one where the function already returned (``if not returned:``),
     so only the result slots matter there; the other values take the then branch's shapes."""
+    pred = list_truth(pred)
     if is_symbolic(pred):
         fresh = _fresh_args(args)
         then_branch = _with_placeholders(lambda: then_fn(*fresh()), lambda: else_fn(*fresh()), names)
@@ -333,6 +335,7 @@ def _shaped_like(own, other, names: tuple[str, ...]):
 
 def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
     """``a if pred else b``."""
+    pred = list_truth(pred)
     if is_symbolic(pred):
         if in_loop_body_now() and isinstance(pred, torch.Tensor):
             selected = select(as_predicate(pred), then_thunk, else_thunk)

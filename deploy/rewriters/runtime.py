@@ -26,6 +26,7 @@ from deploy.rewriters.operators import (
     python_predicate,
     python_true,
 )
+from deploy.rewriters.row_lists import list_append, list_item, list_reset
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of
 from deploy.rewriters.subscripts import getitem, setitem, span, store, truncate
 from deploy.rewriters.values import Undefined, append_if, cat, compact, stack, take_last
@@ -51,6 +52,9 @@ __all__ = [
     "len_",
     "linspace",
     "list_",
+    "list_append",
+    "list_item",
+    "list_reset",
     "matrix_transposed",
     "max_",
     "min_",

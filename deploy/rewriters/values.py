@@ -189,6 +189,16 @@ class StackedList:
         return iter(self.stacked_with_prefix().unbind(0))
 
 
+def list_truth(value: object) -> object:
+    """``if xs:`` / ``not xs`` on a list a converted loop filled: ``len(xs) > 0``, symbolic when
+    its length is (Python's truth test would specialise it); any other value as it is."""
+    if isinstance(value, StackedList):
+        return value.length() > 0
+    if hasattr(value, "to_stacked"):  # a list a graph loop carries: its count is a tensor
+        return value.length() > 0
+    return value
+
+
 def _row_of_data_dependent_length(rows: torch.Tensor, index: int) -> torch.Tensor:
     """``xs[0]`` / ``xs[-1]`` of a list with a data-dependent length (maybe 0), read under `if
     len(xs) > 0` or computed on both paths of a select: torch cannot prove the index in range, so
@@ -201,8 +211,14 @@ def _row_of_data_dependent_length(rows: torch.Tensor, index: int) -> torch.Tenso
     return padded.index_select(0, position.reshape(1)).squeeze(0)
 
 
+def as_rows(value: object) -> object:
+    """A list a graph loop carries (row_lists.RowList) as the StackedList of its rows; else as is."""
+    return value.to_stacked() if hasattr(value, "to_stacked") else value
+
+
 def stack(tensors, dim: int = 0, *, out=None):
     """torch.stack that also takes a StackedList (a converted loop's appended values)."""
+    tensors = as_rows(tensors)
     if isinstance(tensors, StackedList) and out is None:
         rows = tensors.stacked_with_prefix()
         # no permute for dim 0: its meta asks whether dims of size ``n - 1`` are 1 (a guard on n)
@@ -212,6 +228,7 @@ def stack(tensors, dim: int = 0, *, out=None):
 
 def cat(tensors, dim: int = 0, *, out=None):
     """torch.cat that also takes a StackedList: stack at ``dim`` then merge it with the next dim."""
+    tensors = as_rows(tensors)
     if isinstance(tensors, StackedList) and out is None:
         stacked = tensors.stacked  # (T, *shape); values before/after the loop's may differ in size
         dim = dim % (stacked.dim() - 1)

@@ -16,6 +16,7 @@ from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
 from deploy.rewriters.passes.loops import AnnotateCounterBounds, AppendsAfterBreak
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
+from deploy.rewriters.passes.row_lists import ListsReadInTheirLoop
 from deploy.rewriters.passes.string_states import StringStatesToCodes
 from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
 from deploy.rewriters.passes.truncations import TruncationsToSlices
@@ -30,6 +31,7 @@ STRUCTURAL: list[Pass] = [
     ListLoopsToRange(),
     ListLengthCounters(),
     AnnotateCounterBounds(),
+    ListsReadInTheirLoop(),
     OneAppendPerIteration(),
     ConditionalAppends(),
     ReturnsInLoopsToFlags(),

@@ -22,10 +22,12 @@ from tests.rewriters.models import (
     loops,
     nested,
     repros,
+    row_lists,
     runtime_sizes,
     shapes,
     sizes,
     state,
+    truthiness,
 )
 
 CASES = (
@@ -34,6 +36,8 @@ CASES = (
     + loop_exits.CASES
     + list_api.CASES
     + idioms.CASES
+    + truthiness.CASES
+    + row_lists.CASES
     + calls.CASES
     + shapes.CASES
     + extra.CASES

@@ -1,0 +1,147 @@
+"""ListsReadInTheirLoop: a list that a `for ... in range(...)` loop appends to and also reads
+(`torch.stack(kept)`, `len(kept)`, `kept[j]`, `for v in kept`) or appends to from a nested loop
+becomes a loop variable: each append is an assignment, and `kept = []` inside the loop a reset.
+
+    kept = []                                  kept = []
+    for i in range(n):                         for i in range(n):
+        if len(kept) > 0 and ...:       ->         if len(kept) > 0 and ...:
+            continue                                   continue
+        kept.append(x[i])                          kept = _deploy_rt.list_append(kept, x[i], "kept")
+
+Eagerly `list_append` appends and returns the same list; a graph loop carries the list as a
+buffer and a count (row_lists.py). Lists the loop only appends to are the earlier passes' (a
+scan's stacked outputs); lists created inside the loop body are local to one iteration.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import Context, Pass, call, constant, map_blocks, name, rt
+from deploy.rewriters.passes.breaks import is_range_loop
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _walk(nodes):
+    todo = list(nodes)
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, _SCOPES))
+
+
+def _append_of(node: ast.AST) -> str | None:
+    """``xs.append(v)`` as a statement: ``xs``."""
+    if (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and node.value.func.attr == "append"
+        and isinstance(node.value.func.value, ast.Name)
+        and len(node.value.args) == 1
+        and not node.value.keywords
+    ):
+        return node.value.func.value.id
+    return None
+
+
+def _is_empty_list(node: ast.AST) -> bool:
+    return isinstance(node, ast.List) and not node.elts
+
+
+def _candidates(loop: ast.For, before: set[str]) -> set[str]:
+    """Lists appended in the loop body and read there otherwise, created before the loop."""
+    appended, receivers, other_reads, created_inside = set(), set(), set(), set()
+    for node in _walk(loop.body):
+        target = _append_of(node)
+        if target is not None:
+            appended.add(target)
+            receivers.add(id(node.value.func.value))
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name) and not _is_empty_list(node.value):
+                    created_inside.add(t.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("extend", "insert", "pop", "remove", "clear", "sort", "reverse"):
+                if isinstance(node.func.value, ast.Name):
+                    created_inside.add(node.func.value.id)  # other mutations: left alone
+    for node in _walk(loop.body):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in receivers:
+            other_reads.add(node.id)
+        if isinstance(node, (ast.For, ast.While)):  # appended by a nested loop too: carried by both
+            other_reads.update(t for t in map(_append_of, _walk(node.body)) if t is not None)
+    return (appended & other_reads & before) - created_inside
+
+
+class _Appends(ast.NodeTransformer):
+    def __init__(self, names: set[str]):
+        self.names = names
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        target = _append_of(node)
+        if target not in self.names:
+            return self.generic_visit(node)
+        value = call(rt("list_append"), name(target), node.value.args[0], constant(target))
+        return ast.copy_location(ast.Assign([name(target, True)], value), node)
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        if (
+            len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id in self.names
+            and _is_empty_list(node.value)
+        ):
+            reset = call(rt("list_reset"), name(node.targets[0].id))
+            return ast.copy_location(ast.Assign(node.targets, reset), node)
+        return self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if (
+            isinstance(node.ctx, ast.Load)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.names
+        ):
+            return ast.copy_location(call(rt("list_item"), node.value, node.slice), node)
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node
+
+    visit_Lambda = visit_FunctionDef
+
+
+class ListsReadInTheirLoop(Pass):
+    """Lists a range loop appends to and reads -> loop variables (see module docstring)."""
+
+    name = "lists-read-in-their-loop"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        lists = set()
+        for node in _walk(func.body):
+            if not isinstance(node, ast.Assign):
+                continue
+            for target in node.targets:
+                pairs = [(target, node.value)]
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                    pairs = list(zip(target.elts, node.value.elts))  # `peaks, rejected = [], []`
+                lists.update(
+                    t.id
+                    for t, v in pairs
+                    if isinstance(t, ast.Name) and isinstance(v, (ast.List, ast.ListComp))
+                )
+        if not lists:
+            return
+        map_blocks(func, lambda stmt: self.rewrite(stmt, lists))
+
+    def rewrite(self, loop: ast.stmt, lists: set[str]) -> None:
+        if not is_range_loop(loop) or loop.orelse:
+            return None
+        names = _candidates(loop, lists)
+        if names:
+            transformer = _Appends(names)
+            loop.body = [transformer.visit(stmt) for stmt in loop.body]
+            for stmt in loop.body:
+                ast.fix_missing_locations(stmt)
+        return None

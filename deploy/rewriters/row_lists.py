@@ -1,0 +1,188 @@
+"""Lists a converted loop appends to and reads back in the same loop (TensorArray-style):
+
+    kept = []
+    for i in range(x.shape[0]):
+        if len(kept) > 0 and (torch.stack(kept) @ x[i]).max() > 0.9:
+            continue                                       # a near duplicate of a kept row
+        kept = _deploy_rt.list_append(kept, x[i])          # (passes/row_lists.py)
+
+A graph loop carries tensors of one shape, so such a list is carried as a RowList: a buffer with
+room for every row the loop can append (the rows before it plus one per append site per
+iteration) and the count of rows in it. Reading it inside the loop sees the first ``count`` rows
+(an unbacked size local to the body); appending writes row ``count`` and adds one. After the loop
+it is a StackedList of those rows (a data-dependent length). The appended rows' shape comes from
+the rows already there or, for an empty list, from a probe of one iteration in which the appends
+only record what they would append. Eagerly and on Python lists everything is plain Python.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import NamedTuple
+
+import torch
+from torch.utils import _pytree as pytree
+
+from deploy.rewriters.values import StackedList
+
+_RECORDING: list[dict] = []  # while probing: {list name: (row shape, dtype, append sites seen)}
+
+
+class RowList(NamedTuple):
+    """A list carried by a graph loop: ``buffer`` (capacity, *row) and ``count`` (0-d int64). A
+    named tuple, so torch's graph ops (and dynamo, tracing their bodies) carry it as two tensors;
+    the passes route every read of such a list through the runtime (list_item, len_, stack)."""
+
+    buffer: torch.Tensor
+    count: torch.Tensor
+
+    def rows(self) -> torch.Tensor:
+        """The first ``count`` rows (an unbacked size while tracing)."""
+        n = self.count.reshape(()).item()
+        torch._check(n >= 0)
+        torch._check(n <= self.buffer.shape[0])
+        return self.buffer[:n]
+
+    def length(self) -> torch.Tensor:
+        return self.count
+
+    def at(self, index: object) -> torch.Tensor:
+        """Row ``index`` (negative from the end), clamped into the buffer: a read Python would
+        refuse (an empty list) gives a zero row on a path the graph computes but does not take."""
+        if isinstance(index, torch.Tensor):
+            position = index.to(torch.int64).reshape(())
+        else:  # a Python int or size: no constant tensor inside a graph op's body
+            position = torch.full((), 1, dtype=torch.int64) * index
+        position = torch.where(position < 0, position + self.count, position)
+        position = position.clamp(0, self.buffer.shape[0] - 1)
+        return self.buffer.index_select(0, position.reshape(1)).squeeze(0)
+
+    def to_stacked(self) -> StackedList:
+        return StackedList([], self.rows())
+
+
+def list_item(values, index):
+    """``values[index]`` of a list a loop appends to and reads."""
+    if isinstance(values, RowList):
+        return StackedList([], values.rows()[index]) if isinstance(index, slice) else values.at(index)
+    return values[index]
+
+
+def list_append(values, value, name: str = ""):
+    """``values.append(value)`` as an assignment (``values = list_append(values, value)``)."""
+    if _RECORDING and isinstance(values, list):
+        seen = torch.as_tensor(value)
+        shape, dtype, sites = _RECORDING[-1].get(name, (tuple(seen.shape), seen.dtype, 0))
+        _RECORDING[-1][name] = (shape, dtype, sites + 1)
+        return values  # a probe: the list stays as it was, so both sides of a cond agree
+    if isinstance(values, RowList):
+        row = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=values.buffer.dtype)
+        row = (row if row.dtype == values.buffer.dtype else row.to(values.buffer.dtype)).unsqueeze(0)
+        buffer = values.buffer.index_copy(0, values.count.reshape(1), row)
+        return RowList(buffer, values.count + 1)
+    values.append(value)
+    return values
+
+
+def list_reset(values):
+    """``values = []`` inside the loop: a RowList with no rows, else a new empty list."""
+    if isinstance(values, RowList):
+        return RowList(values.buffer, torch.zeros_like(values.count))
+    return []
+
+
+@contextlib.contextmanager
+def recording():
+    _RECORDING.append({})
+    try:
+        yield _RECORDING[-1]
+    finally:
+        _RECORDING.pop()
+
+
+def lists_as_rows(args: tuple, names: tuple[str, ...], trips, probe) -> tuple | None:
+    """The loop variables with each Python list (of tensors) made a RowList with room for ``trips``
+    iterations; ``probe(values)`` traces one iteration (for empty lists' row shapes). None when no
+    variable is a list, or a list's rows cannot be made one tensor."""
+    positions = [i for i, v in enumerate(args) if isinstance(v, list)]
+    if not positions:
+        return None
+    if not all(isinstance(v, torch.Tensor) for i in positions for v in args[i]):
+        return None
+    with recording() as record:
+        try:
+            probe(args)
+        except Exception:  # torch's many internal error types: the loop reports its own error
+            return None
+    out = list(args)
+    for i in positions:
+        name, existing = names[i], args[i]
+        if name not in record:
+            return None  # no append in the body reached: the list is only read
+        shape, dtype, sites = record[name]
+        rows = [torch.as_tensor(v) for v in existing]
+        if any(tuple(r.shape) != tuple(shape) for r in rows):
+            return None
+        capacity = len(rows) + trips * sites
+        buffer = torch.zeros((capacity, *shape), dtype=dtype)
+        if rows:
+            buffer = torch.cat([torch.stack(rows).to(dtype), buffer[len(rows) :]])
+        out[i] = RowList(buffer, torch.full((), len(rows), dtype=torch.int64))
+    return tuple(out)
+
+
+def flatten(values: tuple) -> tuple[tuple, object]:
+    leaves, spec = pytree.tree_flatten(list(values))
+    return tuple(leaves), spec
+
+
+def unflatten(leaves, spec) -> tuple:
+    return tuple(pytree.tree_unflatten(list(leaves), spec))
+
+
+def after_loop(values: tuple) -> tuple:
+    """RowLists back to lists (StackedList of their rows) once the loop is done."""
+    return tuple(v.to_stacked() if isinstance(v, RowList) else v for v in values)
+
+
+def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, *rest):
+    """``graph_for`` (loop_operators._graph_for) over the loop with its Python-list variables
+    carried as RowLists; (values, lists) with those lists as StackedLists, or None when no variable
+    is such a list (the caller carries the values as they are)."""
+    from deploy.rewriters.buffered_loop import trip_count
+    from deploy.rewriters.loop_common import _as_loop_body_probe
+    from deploy.rewriters.operators import fresh_copies
+    from deploy.rewriters.values import as_tensor_value, is_sym_int
+
+    if any(isinstance(v, RowList) for v in args):
+        converted = args  # a loop nested in one that carries the list: carried on as it is
+    elif torch.compiler.is_dynamo_compiling() or not any(isinstance(v, list) for v in args):
+        return None
+    else:
+        if isinstance(stop, torch.Tensor):
+            stop = stop.reshape(()).to(torch.int64).item()
+        if not isinstance(start, int) or not isinstance(step, int):
+            return None
+        trips = trip_count(start, stop, step) if is_sym_int(stop) else len(range(start, stop, step))
+
+        def probe(values):
+            with _as_loop_body_probe():
+                body_fn(as_tensor_value(start), *fresh_copies(values))
+
+        converted = lists_as_rows(args, names, trips, probe)
+        if converted is None:
+            return None
+    leaves, spec = flatten(converted)
+    leaf_names = tuple(
+        part
+        for value, n in zip(converted, names)
+        for part in ((n, n) if isinstance(value, RowList) else (n,))
+    )
+
+    def body(index, *flat):
+        new_values, appended = body_fn(index, *unflatten(flat, spec))
+        return flatten(new_values)[0], appended
+
+    values, lists = graph_for(start, stop, step, body, leaves, accumulators, leaf_names, site_id, *rest)
+    values = unflatten(values, spec)
+    return (values if converted is args else after_loop(values)), lists

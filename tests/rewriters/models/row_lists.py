@@ -1,0 +1,88 @@
+"""Lists a range loop appends to and reads back in the same loop (row_lists.py): a greedy dedupe
+that compares each row with the rows kept so far, and a peak picker that searches back through
+the candidates it rejected (a list reset when a peak is taken, read by a nested loop)."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+ROWS = torch.export.Dim("rows", min=3, max=32)
+
+
+class Dedupe(nn.Module):
+    """Keeps a row unless it is close to one already kept; each row's kept index (or -1)."""
+
+    def forward(self, x):
+        e = torch.nn.functional.normalize(x, dim=1)
+        kept_vecs, kept_idx, assign = [], [], []
+        for i in range(x.shape[0]):
+            if x[i].abs().sum() < 1e-3:
+                assign.append(torch.tensor(-1))
+                continue
+            if len(kept_vecs) > 0:
+                sims = torch.stack(kept_vecs) @ e[i]
+                if sims.max() > 0.95:
+                    assign.append(torch.stack(kept_idx)[sims.argmax()])
+                    continue
+            kept_vecs.append(e[i])
+            kept_idx.append(torch.tensor(i))
+            assign.append(torch.tensor(i))
+        return torch.stack(kept_idx), torch.stack(assign)
+
+
+class PeakPicker(nn.Module):
+    """Peaks at least 2 apart above a threshold; a rejected candidate is taken back when the gap
+    since the last peak grows long (searching the rejected list backwards)."""
+
+    def forward(self, env):
+        peaks, rejected = [], []
+        last = torch.tensor(-10)
+        for i in range(env.shape[0]):
+            if i - last < 2:
+                continue
+            if len(peaks) >= 1 and i - last > 6:
+                for j in reversed(rejected):
+                    if env[j] > 0.3 and j - last >= 2:
+                        peaks.append(j)
+                        last = j
+                        break
+            if env[i] > 0.6:
+                peaks.append(torch.tensor(i))
+                last = torch.tensor(i)
+                rejected = []
+            else:
+                rejected.append(torch.tensor(i))
+        if len(peaks) == 0:
+            return torch.zeros(0, dtype=torch.long)
+        return torch.stack(peaks)
+
+
+def _rows(*rows):
+    return (torch.tensor(rows, dtype=torch.float32),)
+
+
+_DUP = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.99, 0.05, 0.0], [0.0, 0.0, 0.0], [0.0, 0.02, 1.0]]
+
+CASES = [
+    Case(
+        "list_read_back_in_the_loop_that_appends_to_it",
+        seeded(Dedupe),
+        _rows(*_DUP),
+        [_rows(*_DUP[:3]), _rows([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 1.0, 0.0]), _rows(*(_DUP * 2))],
+        ({0: ROWS},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "list_reset_and_searched_backwards_in_its_loop",
+        seeded(PeakPicker),
+        (torch.tensor([0.9, 0.1, 0.2, 0.4, 0.1, 0.2, 0.1, 0.35, 0.1, 0.2, 0.7, 0.1]),),
+        [
+            (torch.tensor([0.1, 0.2, 0.1, 0.2]),),
+            (torch.tensor([0.7, 0.1, 0.1, 0.8, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.9]),),
+            (torch.tensor([0.9, 0.1, 0.5, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]),),
+        ],
+        ({0: torch.export.Dim("samples", min=4, max=64)},),
+        constructs=("for->while_loop",),
+    ),
+]
