@@ -65,7 +65,10 @@ def _like(tensor: torch.Tensor, shape: Sequence[int], generator: torch.Generator
         return torch.randint(low, max(high, low + 1), tuple(shape), generator=generator, dtype=tensor.dtype)
     scale = float(tensor.std()) if tensor.numel() > 1 else 1.0
     centre = float(tensor.mean()) if tensor.numel() else 0.0
-    return (torch.randn(tuple(shape), generator=generator) * (scale or 1.0) + centre).to(tensor.dtype)
+    values = torch.randn(tuple(shape), generator=generator) * (scale or 1.0) + centre
+    if tensor.numel() and float(tensor.min()) >= 0:
+        values = values.abs()  # counts, intensities, probabilities: never negative (log1p, sqrt)
+    return values.to(tensor.dtype)
 
 
 def _verification_sizes(dim: DynamicDim, example: int) -> list[tuple[str, int]]:

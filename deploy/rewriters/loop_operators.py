@@ -39,7 +39,7 @@ from deploy.rewriters.loop_common import (
     to_tensor_predicate,
 )
 from deploy.rewriters.operators import fresh_copies
-from deploy.rewriters.row_lists import carried_as_rows
+from deploy.rewriters.row_lists import carried_as_rows, while_as_rows
 from deploy.rewriters.scan_loop import scan_for as _scan_for
 from deploy.rewriters.unrolled_loop import try_unrolled
 from deploy.rewriters.values import (
@@ -54,7 +54,14 @@ from deploy.rewriters.values import (
 
 
 def while_stmt(
-    cond_fn, body_fn, args: tuple, names: tuple[str, ...], site_id: int, lists: tuple = (), capacity=None
+    cond_fn,
+    body_fn,
+    args: tuple,
+    names: tuple[str, ...],
+    site_id: int,
+    lists: tuple = (),
+    capacity=None,
+    row_room=None,
 ) -> tuple:
     """``while cond: body`` where cond/body take the loop-carried variables and body returns them;
     with ``lists`` (appended to once per iteration) the body also returns the appended values, the
@@ -78,6 +85,10 @@ def while_stmt(
         return args
     site = sites.get_site(site_id)
     check_supported(site)
+    if row_room is not None:  # lists the loop appends to and reads back (row_lists.py)
+        rows = while_as_rows(while_stmt, cond_fn, body_fn, args, names, site_id, row_room(*args))
+        if rows is not None:
+            return rows
     args = placeholders_for_undefined(args, lambda values: body_fn(*values))
     carried = carry(args, names, site)
 

@@ -186,3 +186,39 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
     values, lists = graph_for(start, stop, step, body, leaves, accumulators, leaf_names, site_id, *rest)
     values = unflatten(values, spec)
     return (values if converted is args else after_loop(values)), lists
+
+
+def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room):
+    """``while_fn`` (loop_operators.while_stmt) over a `while` loop with its Python-list variables
+    carried as RowLists with room for ``room`` more iterations (the step counter's bound); the
+    values with those lists as StackedLists, or None (the caller carries the values as they are)."""
+    from deploy.rewriters.loop_common import _as_loop_body_probe
+    from deploy.rewriters.operators import fresh_copies
+
+    if torch.compiler.is_dynamo_compiling() or not any(isinstance(v, list) for v in args):
+        return None
+    if isinstance(room, torch.Tensor) or room is None:
+        return None
+
+    def probe(values):
+        with _as_loop_body_probe():
+            body_fn(*fresh_copies(values))
+
+    converted = lists_as_rows(args, names, max(room, 0) if isinstance(room, int) else room, probe)
+    if converted is None:
+        return None
+    leaves, spec = flatten(converted)
+    leaf_names = tuple(
+        part
+        for value, n in zip(converted, names)
+        for part in ((n, n) if isinstance(value, RowList) else (n,))
+    )
+
+    def cond(*flat):
+        return cond_fn(*unflatten(flat, spec))
+
+    def body(*flat):
+        return flatten(body_fn(*unflatten(flat, spec)))[0]
+
+    values = while_fn(cond, body, leaves, leaf_names, site_id)
+    return after_loop(unflatten(values, spec))

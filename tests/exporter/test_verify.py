@@ -24,6 +24,15 @@ def test_cases_cover_example_random_sizes_and_verify_inputs():
         assert b.dtype == torch.long and int(b.min()) >= 0 and int(b.max()) <= 4
 
 
+def test_generated_inputs_keep_a_non_negative_example_non_negative():
+    counts = torch.tensor([[3.0, 0.0, 12.0, 1.0]])  # counts, intensities: log1p/sqrt of them stay finite
+    signed = torch.tensor([[0.5, -2.0, 1.0, 0.0]])
+    dims = [DynamicDim(0, 1, "s0", 2, 64), DynamicDim(1, 1, "s0", 2, 64)]
+    cases = build_cases((counts, signed), dims)
+    assert all(float(c.inputs[0].min()) >= 0 for c in cases)
+    assert any(float(c.inputs[1].min()) < 0 for c in cases[1:])
+
+
 def test_capped_max_respects_the_dims_own_max():
     dims = [DynamicDim(0, 0, "b", 0, 3)]
     sizes = [c.inputs[0].shape[0] for c in build_cases((torch.randn(2, 2),), dims)]

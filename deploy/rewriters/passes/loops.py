@@ -189,6 +189,11 @@ class WhileToLoop(Pass):
             args += [names_tuple(lists), name(cap_name)]
             target = ast.Tuple([target, names_tuple(lists, store=True)], ast.Store())
         dispatch = call(rt("while_stmt"), *args)
+        if getattr(loop, "_deploy_row_lists", False) and not accumulators:
+            # lists the loop appends to and reads: room for one row per iteration (row_lists.py)
+            room_name = ctx.fresh("room")
+            defs.append(function_def(room_name, carried, [ast.copy_location(ast.Return(bound), loop)], loop))
+            dispatch.keywords.append(ast.keyword("row_room", name(room_name)))
         result = ast.Assign([target], dispatch) if carried or accumulators else ast.Expr(dispatch)
         return [*defs, *loads, ast.copy_location(result, loop)]
 

@@ -1,6 +1,7 @@
-"""ListsReadInTheirLoop: a list that a `for ... in range(...)` loop appends to and also reads
-(`torch.stack(kept)`, `len(kept)`, `kept[j]`, `for v in kept`) or appends to from a nested loop
-becomes a loop variable: each append is an assignment, and `kept = []` inside the loop a reset.
+"""ListsReadInTheirLoop: a list that a `for ... in range(...)` loop (or a `while` loop a step
+counter bounds) appends to and also reads (`torch.stack(kept)`, `len(kept)`, `kept[j]`, `for v in
+kept`) becomes a loop variable: each append is an assignment, and `kept = []` inside the loop a
+reset.
 
     kept = []                                  kept = []
     for i in range(n):                         for i in range(n):
@@ -50,7 +51,7 @@ def _is_empty_list(node: ast.AST) -> bool:
     return isinstance(node, ast.List) and not node.elts
 
 
-def _candidates(loop: ast.For, before: set[str]) -> set[str]:
+def _candidates(loop: ast.For | ast.While, before: set[str]) -> set[str]:
     """Lists appended in the loop body and read there otherwise, created before the loop."""
     appended, receivers, other_reads, created_inside = set(), set(), set(), set()
     for node in _walk(loop.body):
@@ -59,18 +60,22 @@ def _candidates(loop: ast.For, before: set[str]) -> set[str]:
             appended.add(target)
             receivers.add(id(node.value.func.value))
         elif isinstance(node, ast.Assign):
-            for t in node.targets:
-                if isinstance(t, ast.Name) and not _is_empty_list(node.value):
-                    created_inside.add(t.id)
+            for target in node.targets:
+                pairs = [(target, node.value)]
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                    pairs = list(zip(target.elts, node.value.elts))
+                for t, value in pairs:
+                    for leaf in ast.walk(t):
+                        if isinstance(leaf, ast.Name) and not (leaf is t and _is_empty_list(value)):
+                            created_inside.add(leaf.id)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr in ("extend", "insert", "pop", "remove", "clear", "sort", "reverse"):
                 if isinstance(node.func.value, ast.Name):
                     created_inside.add(node.func.value.id)  # other mutations: left alone
-    for node in _walk(loop.body):
+    tests = [loop.test] if isinstance(loop, ast.While) else []  # `while len(picked) < k and ...`
+    for node in _walk([*loop.body, *tests]):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in receivers:
             other_reads.add(node.id)
-        if isinstance(node, (ast.For, ast.While)):  # appended by a nested loop too: carried by both
-            other_reads.update(t for t in map(_append_of, _walk(node.body)) if t is not None)
     return (appended & other_reads & before) - created_inside
 
 
@@ -118,30 +123,37 @@ class ListsReadInTheirLoop(Pass):
     name = "lists-read-in-their-loop"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        lists = set()
-        for node in _walk(func.body):
-            if not isinstance(node, ast.Assign):
-                continue
-            for target in node.targets:
-                pairs = [(target, node.value)]
-                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
-                    pairs = list(zip(target.elts, node.value.elts))  # `peaks, rejected = [], []`
-                lists.update(
-                    t.id
-                    for t, v in pairs
-                    if isinstance(t, ast.Name) and isinstance(v, (ast.List, ast.ListComp))
-                )
-        if not lists:
-            return
-        map_blocks(func, lambda stmt: self.rewrite(stmt, lists))
+        map_blocks(func, lambda stmt: self.rewrite(stmt, func))
 
-    def rewrite(self, loop: ast.stmt, lists: set[str]) -> None:
-        if not is_range_loop(loop) or loop.orelse:
+    def rewrite(self, loop: ast.stmt, func: ast.FunctionDef) -> None:
+        bounded = isinstance(loop, ast.While) and getattr(loop, "_deploy_bound", None) is not None
+        if not (is_range_loop(loop) or bounded) or loop.orelse:
             return None
-        names = _candidates(loop, lists)
+        names = _candidates(loop, _lists_outside(func))
         if names:
+            loop._deploy_row_lists = True  # WhileToLoop passes the bound (the lists' room) on
             transformer = _Appends(names)
             loop.body = [transformer.visit(stmt) for stmt in loop.body]
             for stmt in loop.body:
                 ast.fix_missing_locations(stmt)
         return None
+
+
+def _lists_outside(func: ast.FunctionDef) -> set[str]:
+    """Names given a list display outside every loop (`kept = []`, `peaks, rejected = [], []`): a
+    list created in an enclosing loop's body is that iteration's own (``cur = [x]`` per row)."""
+    in_loops = {
+        id(n) for node in _walk(func.body) if isinstance(node, (ast.For, ast.While)) for n in _walk(node.body)
+    }
+    lists = set()
+    for node in _walk(func.body):
+        if not isinstance(node, ast.Assign) or id(node) in in_loops:
+            continue
+        for target in node.targets:
+            pairs = [(target, node.value)]
+            if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                pairs = list(zip(target.elts, node.value.elts))
+            lists.update(
+                t.id for t, v in pairs if isinstance(t, ast.Name) and isinstance(v, (ast.List, ast.ListComp))
+            )
+    return lists

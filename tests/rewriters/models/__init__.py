@@ -21,6 +21,7 @@ from tests.rewriters.models import (
     loop_exits,
     loops,
     nested,
+    picked_rows,
     repros,
     row_lists,
     runtime_sizes,
@@ -38,6 +39,7 @@ CASES = (
     + idioms.CASES
     + truthiness.CASES
     + row_lists.CASES
+    + picked_rows.CASES
     + calls.CASES
     + shapes.CASES
     + extra.CASES

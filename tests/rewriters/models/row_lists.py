@@ -33,7 +33,7 @@ class Dedupe(nn.Module):
 
 class PeakPicker(nn.Module):
     """Peaks at least 2 apart above a threshold; a rejected candidate is taken back when the gap
-    since the last peak grows long (searching the rejected list backwards)."""
+    since the last peak grows past 1.5 mean intervals (searching the rejected list backwards)."""
 
     def forward(self, env):
         peaks, rejected = [], []
@@ -41,7 +41,7 @@ class PeakPicker(nn.Module):
         for i in range(env.shape[0]):
             if i - last < 2:
                 continue
-            if len(peaks) >= 1 and i - last > 6:
+            if len(peaks) >= 2 and i - last > 1.5 * (peaks[-1] - peaks[0]) / (len(peaks) - 1):
                 for j in reversed(rejected):
                     if env[j] > 0.3 and j - last >= 2:
                         peaks.append(j)
@@ -81,6 +81,7 @@ CASES = [
             (torch.tensor([0.1, 0.2, 0.1, 0.2]),),
             (torch.tensor([0.7, 0.1, 0.1, 0.8, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.9]),),
             (torch.tensor([0.9, 0.1, 0.5, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]),),
+            (torch.tensor([0.9, 0.1, 0.9, 0.1, 0.1, 0.4, 0.1, 0.1, 0.1, 0.1, 0.7, 0.1]),),
         ],
         ({0: torch.export.Dim("samples", min=4, max=64)},),
         constructs=("for->while_loop",),

@@ -185,26 +185,28 @@ def _dynamic_length_pool(op: str, **attrs):
 
 
 @pytest.mark.parametrize("op", ["AveragePool", "MaxPool"])
-def test_ceil_mode_pool_over_a_dynamic_length(tmp_path, op):
-    """ceil_mode over a length known only at run time: the last window overhangs odd lengths."""
+@pytest.mark.parametrize("kernel,stride", [(2, 2), (4, 4), (3, 2)])
+def test_ceil_mode_pool_over_a_dynamic_length(tmp_path, op, kernel, stride):
+    """ceil_mode over a length known only at run time: the last window overhangs the end (an
+    average over its cells inside the input, as PyTorch's `avg_pool1d(x, 4, 4, ceil_mode=True)`)."""
     from deploy.runtimes.tflite.emit import emit_tflite
     from deploy.runtimes.tflite.session import load
     from tests.runtimes.tflite.helpers import reference
 
-    model = _dynamic_length_pool(op, kernel_shape=[2], strides=[2], ceil_mode=1)
+    model = _dynamic_length_pool(op, kernel_shape=[kernel], strides=[stride], ceil_mode=1)
     session = load(emit_tflite(model, tmp_path / "pool.tflite")["path"])
-    for length in (2, 5, 8, 17):
+    for length in (4, 5, 8, 17, 22):
         x = RNG.standard_normal((2, 3, length)).astype(np.float32)
         (expected,) = reference(model, {"x": x})
         (actual,) = session.run([x])
-        assert actual.shape == expected.shape == (2, 3, (length + 1) // 2)
+        assert actual.shape == expected.shape == (2, 3, -(-(length - kernel) // stride) + 1)
         np.testing.assert_allclose(actual, expected, rtol=1e-6, atol=1e-6)
 
 
 def test_ceil_mode_pool_that_same_padding_cannot_express_is_refused(tmp_path):
     from deploy.runtimes.tflite.emit import emit_tflite
 
-    model = _dynamic_length_pool("MaxPool", kernel_shape=[3], strides=[2], ceil_mode=1)
+    model = _dynamic_length_pool("MaxPool", kernel_shape=[2], strides=[3], ceil_mode=1)
     with pytest.raises(Exception, match="ceil_mode pooling over a dynamic spatial size"):
         emit_tflite(model, tmp_path / "pool.tflite")
 

@@ -183,6 +183,9 @@ def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None, x: 
     onnx_out = out_shape(node)
     out4 = onnx_out if rank == 4 else (onnx_out[0], onnx_out[1], 1, onnx_out[2])
     if attr(node, "ceil_mode", 0) and any(size is None for size in shape[1:3]):
+        if not any(b or e for b, e in pads) and all(k >= s for k, s in zip(kernel, strides)):
+            return from_nhwc_2d(ctx, ceil_windows(ctx, code, tensor, shape, kernel, strides, out4, x.dtype),
+                                rank, onnx_out)  # fmt: skip
         mode, pads = dynamic_ceil_mode(pads, kernel, strides)
     elif mode == schema.Padding.VALID:
         pads = ceil_pads(pads, shape[1:3], out4[2:], kernel, strides)
@@ -211,6 +214,33 @@ def dynamic_ceil_mode(pads, kernel, strides):
             "ceil_mode pooling over a dynamic spatial size (only kernel == stride <= 2, no pads)"
         )
     return schema.Padding.SAME, [(0, 0)] * len(pads)
+
+
+def ceil_windows(ctx, code, tensor, shape, kernel, strides, out4, dtype) -> Value:
+    """ceil_mode pooling over a run-time size, no explicit pads, kernel >= stride: ``s - 1`` cells
+    appended at each spatial end give exactly ceil_mode's windows under VALID padding (the last one
+    overhanging); a max pads with the lowest float, an average is divided by the share of each
+    window inside the input (the same pool over ones), as PyTorch averages an overhanging window."""
+    pads = [(0, s - 1) for s in strides]
+    lowest = float(np.finfo(np.float32).min) if code == OPS.MAX_POOL_2D else None
+    padded, _ = pad_nhwc(ctx, tensor, shape, pads, dtype, lowest)
+    options = schema.Pool2DOptionsT()
+    options.padding, options.strideH, options.strideW = schema.Padding.VALID, strides[0], strides[1]
+    options.filterHeight, options.filterWidth = kernel[0], kernel[1]
+    pooled = ctx.emit(code, [padded], out4, dtype, perm=NHWC, options=options)
+    if code == OPS.MAX_POOL_2D:
+        return pooled
+    dims_options = schema.ShapeOptionsT()
+    dims_options.outType = schema.TensorType.INT32
+    dims = ctx.new_tensor((4,), np.int32, name="pool_in_shape")
+    ctx.sg.add_op(OPS.SHAPE, [tensor], [dims], dims_options)
+    ones = ctx.new_tensor(shape, dtype, name="ones")
+    ctx.sg.add_op(OPS.FILL, [dims, ctx.tensor(ctx.const(np.array(1, dtype)))], [ones], schema.FillOptionsT())
+    ones, _ = pad_nhwc(ctx, ones, shape, pads, dtype)
+    share = ctx.emit(code, [ones], out4, dtype, perm=NHWC, options=options)
+    return ctx.emit(
+        OPS.DIV, [pooled.tensor, share.tensor], out4, dtype, perm=NHWC, options=schema.DivOptionsT()
+    )
 
 
 def ceil_pads(pads, in_dims, out_dims, kernel, strides):
