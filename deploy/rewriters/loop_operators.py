@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import torch
 from torch._higher_order_ops.while_loop import while_loop
-from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites, trace_state
-from deploy.rewriters.buffered_loop import buffered_for
+from deploy.rewriters.appending_loops import buffered as buffered_loop
+from deploy.rewriters.appending_loops import counted, data_bound, unbacked
 from deploy.rewriters.buffered_while import buffered_while
 from deploy.rewriters.chunked_loop import (
     chunked_for,
-    counted_for,
     is_chunked,
     is_derived_size,
-    probe_examples,
 )
 from deploy.rewriters.growing_loop import grown_for
 from deploy.rewriters.list_state import ListState
@@ -243,7 +241,7 @@ def _graph_for(
     check_supported(site)
     if is_symbolic(step) or step == 0:
         raise site.error("the step of a range() loop over a tensor/dynamic bound must be a Python int")
-    if accumulators and step == 1 and _data_bound(0, start) and not isinstance(stop, torch.Tensor):
+    if accumulators and step == 1 and data_bound(0, start) and not isinstance(stop, torch.Tensor):
         # `range(i + 1, n)` after a data-dependent `i` appends 0 or more values: counted from 0,
         # so the buffered while_loop (which may run 0 times) takes it; scan refuses a length that
         # may be 0
@@ -284,10 +282,10 @@ def _graph_for(
     carried = carry(args, names, site)
     if accumulators and break_index < 0 and pending is None and is_chunked(start, stop, step):
         # `for s in range(0, n, k): outs.append(f(x[..., s : s + k]))`: the last chunk is shorter
-        return _counted(start, stop, step, body_fn, carried, accumulators, names, site, chunked_for)
+        return counted(start, stop, step, body_fn, carried, accumulators, names, site, chunked_for)
 
     def buffered(stop):
-        return _buffered(
+        return buffered_loop(
             start,
             stop,
             step,
@@ -301,7 +299,7 @@ def _graph_for(
             skip_on_break,
         )
 
-    if accumulators and _data_bound(start, stop):
+    if accumulators and data_bound(start, stop):
         # `for i in range(int(k.item())): acc.append(...)`: a buffered while_loop over an unbacked count
         if isinstance(stop, torch.Tensor):
             stop = stop.reshape(()).to(torch.int64).item()
@@ -310,7 +308,7 @@ def _graph_for(
         # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
         # on the nested Scan): the inner append loop becomes a buffered while_loop instead
         return buffered(stop)
-    if _unbacked(stop, inside_scan=bool(accumulators) and break_index < 0):
+    if unbacked(stop, inside_scan=bool(accumulators) and break_index < 0):
         stop = as_tensor_value(stop)  # an unbacked bound (n = int(t.item())) cannot be closed over
     if accumulators:
         if break_index >= 0:
@@ -323,7 +321,7 @@ def _graph_for(
                 "return the count, or loop over a dynamic size such as `x.shape[1]`"
             )
         if isinstance(start, int) and is_derived_size(stop):  # `range(h // 32)`: may run 0 or 1 times
-            return _counted(start, stop, step, body_fn, carried, accumulators, names, site)
+            return counted(start, stop, step, body_fn, carried, accumulators, names, site)
         return _scan_for(start, stop, step, body_fn, carried, accumulators, names, site)
     index0 = as_tensor_value(start) if not isinstance(start, torch.Tensor) else start.to(torch.int64)
     # a tensor bound is carried (unchanged) rather than closed over: a bound that is an enclosing
@@ -351,78 +349,3 @@ def _graph_for(
         raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site_id, "for->while_loop")
     return tuple(result[1 + len(limit) :]), accumulators
-
-
-def _data_bound(start: object, stop: object) -> bool:
-    """A loop bound that is a tensor value at the top level of the exported program (not inside
-    another graph op's body, where `.item()` cannot be traced)."""
-    if not isinstance(start, int) or torch.compiler.is_dynamo_compiling():
-        return False
-    if isinstance(stop, torch.Tensor):
-        return stop.numel() == 1 and not stop.dtype.is_floating_point
-    return isinstance(stop, torch.SymInt) and bool(free_unbacked_symbols(stop))
-
-
-def _unbacked(value: object, inside_scan: bool) -> bool:
-    if isinstance(value, torch.SymInt):
-        return bool(free_unbacked_symbols(value))
-    # inside a graph-op body (traced by dynamo, where free symbols cannot be inspected) a symbolic
-    # bound becomes a carried tensor for while_loop; a scan takes the size itself (arange over it)
-    return is_sym_int(value) and not inside_scan
-
-
-def _buffered(
-    start,
-    stop,
-    step,
-    body_fn,
-    carried,
-    accumulators,
-    names,
-    site,
-    break_index,
-    pending=None,
-    skip_on_break=False,
-):
-    item_bound = isinstance(stop, torch.SymInt) and isinstance(start, int)
-    if not item_bound and not all(isinstance(b, int) for b in (start, stop, step)):
-        raise site.error(
-            "this loop appends to a list and may `break` on a tensor value, so the number of appended "
-            "values is unknown: append to a preallocated tensor instead (out[:, t] = value)"
-        )
-    examples = None
-    if item_bound and pending is None and any(not acc for acc in accumulators):
-        # a `.item()` trip count may be 0: the buffers are sized from a probe of one iteration
-        # rather than by running the first one before the loop
-        examples = probe_examples(start, body_fn, carried, accumulators)
-    try:
-        result = buffered_for(
-            start,
-            stop,
-            step,
-            body_fn,
-            carried,
-            accumulators,
-            break_index,
-            in_loop_body,
-            pending,
-            skip_on_break,
-            examples,
-        )
-    except NotDeployableError:
-        raise
-    except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
-        raise loop_error(site, exc, names) from exc
-    sites.mark_emitted(site.id, "for->while_loop")
-    return result
-
-
-def _counted(start, stop, step, body_fn, carried, accumulators, names, site, loop=counted_for):
-    try:
-        result = loop(start, stop, step, body_fn, carried, accumulators, in_loop_body)
-    except NotDeployableError:
-        raise
-    except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
-        raise loop_error(site, exc, names) from exc
-    sites.mark_emitted(site.id, "for->while_loop")
-    return result

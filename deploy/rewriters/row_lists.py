@@ -145,6 +145,16 @@ def after_loop(values: tuple) -> tuple:
     return tuple(v.to_stacked() if isinstance(v, RowList) else v for v in values)
 
 
+def _flattened(values: tuple, names: tuple) -> tuple:
+    """The loop's values as leaves (a RowList as its buffer and count), their spec, and a name per
+    leaf (a RowList's name twice)."""
+    leaves, spec = flatten(values)
+    leaf_names = tuple(
+        part for value, n in zip(values, names) for part in ((n, n) if isinstance(value, RowList) else (n,))
+    )
+    return leaves, spec, leaf_names
+
+
 def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, *rest):
     """``graph_for`` (loop_operators._graph_for) over the loop with its Python-list variables
     carried as RowLists; (values, lists) with those lists as StackedLists, or None when no variable
@@ -172,12 +182,7 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
         converted = lists_as_rows(args, names, trips, probe)
         if converted is None:
             return None
-    leaves, spec = flatten(converted)
-    leaf_names = tuple(
-        part
-        for value, n in zip(converted, names)
-        for part in ((n, n) if isinstance(value, RowList) else (n,))
-    )
+    leaves, spec, leaf_names = _flattened(converted, names)
 
     def body(index, *flat):
         new_values, appended = body_fn(index, *unflatten(flat, spec))
@@ -207,12 +212,7 @@ def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room):
     converted = lists_as_rows(args, names, max(room, 0) if isinstance(room, int) else room, probe)
     if converted is None:
         return None
-    leaves, spec = flatten(converted)
-    leaf_names = tuple(
-        part
-        for value, n in zip(converted, names)
-        for part in ((n, n) if isinstance(value, RowList) else (n,))
-    )
+    leaves, spec, leaf_names = _flattened(converted, names)
 
     def cond(*flat):
         return cond_fn(*unflatten(flat, spec))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import torch
 
-from deploy.rewriters.casts import len_
+from deploy.rewriters.casts import len_, tensor
 from deploy.rewriters.subscripts import getitem
 from deploy.rewriters.values import StackedList, is_sym_int, is_tracing
 
@@ -57,6 +57,10 @@ def seq_item(seq: object, index: object) -> object:
     if isinstance(seq, torch.Tensor):
         return getitem(seq, index)
     if isinstance(index, torch.Tensor) and isinstance(seq, (list, tuple)):
-        # a Python list zipped with a data-dependent one: its items stacked (one shape, as for a row)
-        return getitem(torch.stack([torch.as_tensor(v) for v in seq]), index)
+        # a Python list zipped with a data-dependent one, or a loop over a literal list that may
+        # `break` on a tensor: its items stacked (one shape, as for a row), numbers built with
+        # torch.full (a constant in a graph op's body is lifted, which torch.onnx cannot decompose)
+        if all(isinstance(v, (bool, int, float)) for v in seq):
+            return getitem(tensor(list(seq)), index)
+        return getitem(torch.stack([v if isinstance(v, torch.Tensor) else tensor(v) for v in seq]), index)
     return seq[index]

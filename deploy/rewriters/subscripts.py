@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from deploy.rewriters.casts import tensor
 from deploy.rewriters.trace_state import in_loop_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
 
@@ -48,6 +49,11 @@ def getitem(obj: object, index: object) -> object:
     if not (is_tracing() and isinstance(obj, torch.Tensor)):
         return obj[_plain(index)]
     entries = index if isinstance(index, tuple) else (index,)
+    if any(_int_list(e) for e in entries):
+        # `frame[[11, 13, 15], 2]`: torch would make the list a constant tensor, which in a graph
+        # op's body is lifted in a way torch.onnx's decompositions cannot run
+        entries = tuple(tensor(e) if _int_list(e) else e for e in entries)
+        index = entries if isinstance(index, tuple) else entries[0]
     if not any(_is_scalar_index(e) or isinstance(e, Span) for e in entries):
         return obj[index]
     consuming = sum(1 for e in entries if e is not None and e is not Ellipsis)
@@ -91,6 +97,14 @@ def _in_range(index: torch.Tensor, size: object) -> torch.Tensor:
     away (a read eager really makes out of range raises there anyway)."""
     last = as_tensor_value(size) - 1 if is_sym_int(size) else torch.full((1,), size - 1, dtype=torch.int64)
     return torch.minimum(_non_negative(index, size), last.reshape(1))
+
+
+def _int_list(entry: object) -> bool:
+    return (
+        isinstance(entry, list)
+        and bool(entry)
+        and all(isinstance(v, int) and not isinstance(v, bool) and not is_sym_int(v) for v in entry)
+    )
 
 
 def _is_scalar_index(entry: object) -> bool:

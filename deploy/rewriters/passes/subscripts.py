@@ -96,7 +96,10 @@ class _ComputedIndexRewriter(ast.NodeTransformer):
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)
         entries = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if not isinstance(node.ctx, ast.Load) or not any(isinstance(e, _COMPUTED) for e in entries):
+        listed = any(isinstance(e, ast.List) and e.elts for e in entries)  # x[[11, 13, 15], 2]
+        if not isinstance(node.ctx, ast.Load) or not (
+            listed or any(isinstance(e, _COMPUTED) for e in entries)
+        ):
             return node
         return ast.copy_location(call(rt("getitem"), node.value, _index_expr(node)), node)
 

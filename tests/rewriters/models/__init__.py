@@ -18,6 +18,7 @@ from tests.rewriters.models import (
     iteration,
     list_api,
     lists,
+    literals,
     loop_exits,
     loops,
     nested,
@@ -36,6 +37,7 @@ CASES = (
     + loops.CASES
     + loop_exits.CASES
     + list_api.CASES
+    + literals.CASES
     + idioms.CASES
     + truthiness.CASES
     + row_lists.CASES

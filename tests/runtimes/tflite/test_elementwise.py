@@ -41,6 +41,18 @@ def test_unary(op):
     assert_matches(model, {"x": X}, rtol=1e-5, atol=2e-6)
 
 
+@pytest.mark.parametrize("op", ["Asin", "Acos"])
+def test_inverse_sine_cosine_near_one(op):
+    """Angles from cosines near +-1 (a joint nearly straight): sqrt(1 - x^2) computed as
+    sqrt((1 - x)(1 + x)) keeps the digits a float32 1 - x^2 would lose."""
+    x = np.concatenate(
+        [np.linspace(-1.0, 1.0, 41), 1.0 - np.geomspace(1e-7, 1e-3, 12), -1.0 + np.geomspace(1e-7, 1e-3, 12)]
+    )
+    x = x.astype(np.float32).reshape(5, 13)
+    model = graph_model([helper.make_node(op, ["x"], ["y"])], {"x": x}, ["y"])
+    assert_matches(model, {"x": x}, rtol=5e-7, atol=1e-8)
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_integer_abs(dtype):
     """TFLite's ABS has no int64 kernel: int64 goes through MAXIMUM(x, NEG(x))."""

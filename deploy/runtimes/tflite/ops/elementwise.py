@@ -340,10 +340,13 @@ def lower_inverse_trig(ctx: LoweringContext, node: ir.Node) -> Value:
     def num(v):
         return scalar(ctx, v, x.dtype)
 
-    square = unary_values(ctx, OPS.SQUARE, x)
     op = node.op_type
     if op in ("Asin", "Acos"):
-        root = unary_values(ctx, OPS.SQRT, elementwise_values(ctx, OPS.SUB, num(1.0), square))
+        # sqrt(1 - x^2) as sqrt((1 - x)(1 + x)): exact near |x| = 1, where 1 - x^2 in float32
+        # loses the digits acos(x) ~ sqrt(2 (1 - x)) depends on
+        below = elementwise_values(ctx, OPS.SUB, num(1.0), x)
+        above = elementwise_values(ctx, OPS.ADD, num(1.0), x)
+        root = unary_values(ctx, OPS.SQRT, elementwise_values(ctx, OPS.MUL, below, above))
         pair = (x, root) if op == "Asin" else (root, x)
         return elementwise_values(ctx, OPS.ATAN2, *pair)
     if op == "Atan":
@@ -351,6 +354,7 @@ def lower_inverse_trig(ctx: LoweringContext, node: ir.Node) -> Value:
             elementwise_values(ctx, OPS.ADD, elementwise_values(ctx, OPS.MUL, x, num(0.0)), num(1.0))  # fmt: skip
         return elementwise_values(ctx, OPS.ATAN2, x, ones)
     if op in ("Asinh", "Acosh"):
+        square = unary_values(ctx, OPS.SQUARE, x)
         inner = elementwise_values(ctx, OPS.ADD if op == "Asinh" else OPS.SUB, square, num(1.0))
         return unary_values(
             ctx, OPS.LOG, elementwise_values(ctx, OPS.ADD, x, unary_values(ctx, OPS.SQRT, inner))

@@ -1,0 +1,91 @@
+"""The loops among ``for_range``'s graph loops that append to lists (or test their bound's
+kind): a ``.item()`` or break-bounded loop filling preallocated buffers (buffered_loop.py) and a
+loop whose trip count may be 0 or 1 (chunked_loop.counted_for), each failure named at the user's
+loop."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+from deploy.errors import NotDeployableError
+from deploy.rewriters import sites
+from deploy.rewriters.buffered_loop import buffered_for
+from deploy.rewriters.chunked_loop import counted_for, probe_examples
+from deploy.rewriters.loop_common import in_loop_body, loop_error
+from deploy.rewriters.values import is_sym_int
+
+
+def data_bound(start: object, stop: object) -> bool:
+    """A loop bound that is a tensor value at the top level of the exported program (not inside
+    another graph op's body, where `.item()` cannot be traced)."""
+    if not isinstance(start, int) or torch.compiler.is_dynamo_compiling():
+        return False
+    if isinstance(stop, torch.Tensor):
+        return stop.numel() == 1 and not stop.dtype.is_floating_point
+    return isinstance(stop, torch.SymInt) and bool(free_unbacked_symbols(stop))
+
+
+def unbacked(value: object, inside_scan: bool) -> bool:
+    if isinstance(value, torch.SymInt):
+        return bool(free_unbacked_symbols(value))
+    # inside a graph-op body (traced by dynamo, where free symbols cannot be inspected) a symbolic
+    # bound becomes a carried tensor for while_loop; a scan takes the size itself (arange over it)
+    return is_sym_int(value) and not inside_scan
+
+
+def buffered(
+    start,
+    stop,
+    step,
+    body_fn,
+    carried,
+    accumulators,
+    names,
+    site,
+    break_index,
+    pending=None,
+    skip_on_break=False,
+):
+    item_bound = isinstance(stop, torch.SymInt) and isinstance(start, int)
+    if not item_bound and not all(isinstance(b, int) for b in (start, stop, step)):
+        raise site.error(
+            "this loop appends to a list and may `break` on a tensor value, so the number of appended "
+            "values is unknown: append to a preallocated tensor instead (out[:, t] = value)"
+        )
+    examples = None
+    if item_bound and pending is None and any(not acc for acc in accumulators):
+        # a `.item()` trip count may be 0: the buffers are sized from a probe of one iteration
+        # rather than by running the first one before the loop
+        examples = probe_examples(start, body_fn, carried, accumulators)
+    try:
+        result = buffered_for(
+            start,
+            stop,
+            step,
+            body_fn,
+            carried,
+            accumulators,
+            break_index,
+            in_loop_body,
+            pending,
+            skip_on_break,
+            examples,
+        )
+    except NotDeployableError:
+        raise
+    except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
+        raise loop_error(site, exc, names) from exc
+    sites.mark_emitted(site.id, "for->while_loop")
+    return result
+
+
+def counted(start, stop, step, body_fn, carried, accumulators, names, site, loop=counted_for):
+    try:
+        result = loop(start, stop, step, body_fn, carried, accumulators, in_loop_body)
+    except NotDeployableError:
+        raise
+    except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
+        raise loop_error(site, exc, names) from exc
+    sites.mark_emitted(site.id, "for->while_loop")
+    return result
