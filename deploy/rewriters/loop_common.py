@@ -142,23 +142,32 @@ def placeholders_for_undefined(args: tuple, run) -> tuple:
     undefined = [i for i, v in enumerate(args) if isinstance(v, Undefined)]
     if not undefined:
         return args
-    guess = list(args)
-    for i in undefined:
-        guess[i] = torch.zeros(())
+    for dtype in (torch.get_default_dtype(), torch.int64, torch.bool):
+        # a branch that sets the value beside one that keeps it needs the dtype right at once
+        guess = list(args)
+        for i in undefined:
+            guess[i] = torch.zeros((), dtype=dtype)
+        shaped = _shaped_like_probe(run, guess, undefined)
+        if shaped is not None:
+            return shaped
+    return args
+
+
+def _shaped_like_probe(run, guess: list, undefined: list[int]) -> tuple | None:
     for _ in range(2):
         new_values = _probe_values(run, tuple(guess))
         if new_values is None:
-            return args
+            return None
         shaped = list(guess)
         for i in undefined:
             new = as_tensor_value(new_values[i])
             if not isinstance(new, torch.Tensor) or free_unbacked_symbols(new.shape):
-                return args
+                return None
             shaped[i] = torch.zeros(new.shape, dtype=new.dtype)
         if all(_same_meta(guess[i], shaped[i]) for i in undefined):
             return tuple(shaped)
         guess = shaped
-    return args
+    return None
 
 
 def _same_meta(a: torch.Tensor, b: torch.Tensor) -> bool:

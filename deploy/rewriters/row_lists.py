@@ -202,7 +202,11 @@ def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room):
 
     if torch.compiler.is_dynamo_compiling() or not any(isinstance(v, list) for v in args):
         return None
-    if isinstance(room, torch.Tensor) or room is None:
+    if isinstance(room, torch.Tensor) and room.numel() == 1 and not room.dtype.is_floating_point:
+        # `while steps < budget` with a tensor budget: room for budget - steps rows (an unbacked size)
+        room = room.reshape(()).to(torch.int64).clamp(min=0).item()
+        torch._check(room >= 0)
+    elif isinstance(room, torch.Tensor) or room is None:
         return None
 
     def probe(values):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.analysis import assigned_names, has_node
+from deploy.rewriters.analysis import assigned_names, has_node, read_names
 from deploy.rewriters.passes.base import (
     RUNTIME,
     Context,
@@ -124,6 +124,23 @@ def _regrown(value: ast.expr | None, targets: list) -> bool:
     )
 
 
+def _set_first(stmts: list[ast.stmt], identifier: str) -> bool:
+    """Whether these statements assign ``identifier`` at their top level before anything reads it
+    (the branch functions other rewrites define take their values as parameters)."""
+    for stmt in stmts:
+        if isinstance(stmt, ast.FunctionDef) and identifier in {a.arg for a in stmt.args.args}:
+            continue
+        if isinstance(stmt, ast.Assign) and identifier not in read_names([stmt.value]):
+            if identifier in assigned_names([stmt]) and all(
+                isinstance(t, (ast.Name, ast.Tuple)) for t in stmt.targets
+            ):
+                return True
+            continue
+        if identifier in read_names([stmt]) or identifier in assigned_names([stmt]):
+            return False
+    return False
+
+
 class IfToCond(Pass):
     """`if` statements -> runtime if_stmt with branch functions (see module docstring)."""
 
@@ -152,7 +169,18 @@ class IfToCond(Pass):
         else_def = function_def(
             else_name, params, node.orelse + returned, node.orelse[0] if node.orelse else node
         )
-        loads, current = safe_loads(params, getattr(node, "_defined", set()), ctx, node)
+        overwritten = [
+            p for p in params if node.orelse and _set_first(node.body, p) and _set_first(node.orelse, p)
+        ]
+        loads, current = safe_loads(
+            [p for p in params if p not in overwritten], getattr(node, "_defined", set()), ctx, node
+        )
+        # a variable both branches assign before reading it: its value before the `if` is never
+        # seen, so it is not read (inside a loop's body it may be a local with no value yet)
+        given = iter(current.elts)
+        current.elts = [
+            call(rt("Undefined"), constant(p)) if p in overwritten else next(given) for p in params
+        ]
         names = ast.Tuple([constant(p) for p in outputs], ast.Load())
         dispatch = call(
             rt("if_stmt"), node.test, name(then_name), name(else_name), current, names, constant(site)

@@ -79,16 +79,13 @@ def _appends_after_break(loop: ast.For, ctx: Context) -> list[tuple[str, str]]:
     if not flag:
         return []
     found = []
-    for position, guard in enumerate(list(loop.body)):
-        if getattr(guard, "_deploy_guard_flags", None) != [flag]:
-            continue
+    for position, guard, outer_later in _guards(loop.body, flag):
         for index, stmt in enumerate(guard.body):
             acc = _append_target(stmt)
-            later = guard.body[index + 1 :]
-            others = [s for s in loop.body if s is not guard] + guard.body[:index] + later
-            if acc is None or acc in read_names(others) or acc in assigned_names(loop.body):
-                continue
-            if flag in assigned_names(later) or acc in [a for _, a in found]:
+            later = guard.body[index + 1 :] + outer_later
+            if acc is None or _loads(loop.body, acc) != 1 or acc in assigned_names(loop.body):
+                continue  # read (or assigned) anywhere but by this append
+            if flag in assigned_names(later) or acc in [a for _, a, _ in found]:
                 continue
             temp = ctx.fresh("appended")
             if _is_prepend(stmt):
@@ -101,6 +98,28 @@ def _appends_after_break(loop: ast.For, ctx: Context) -> list[tuple[str, str]]:
     for temp, _, _ in found:  # read at the end of the body, so the guard's cond returns it
         loop.body.append(ast.copy_location(ast.Expr(name(temp)), loop.body[-1]))
     return [(temp, acc) for temp, acc, _ in found]
+
+
+def _guards(body: list[ast.stmt], flag: str, position=None, outer_later=()):
+    """(top-level position, guard, the statements after it in enclosing guards) for each
+    ``if not _break:`` guard in the body, nested ones too (a second `break` after the first)."""
+    for index, stmt in enumerate(body):
+        if getattr(stmt, "_deploy_guard_flags", None) != [flag]:
+            continue
+        at = index if position is None else position
+        yield at, stmt, list(outer_later)
+        for inner_index, inner in enumerate(stmt.body):
+            if getattr(inner, "_deploy_guard_flags", None) == [flag]:
+                rest = stmt.body[inner_index + 1 :] + list(outer_later)
+                yield from _guards([inner], flag, at, rest)
+
+
+def _loads(body: list[ast.stmt], identifier: str) -> int:
+    return sum(
+        1
+        for node in ast.walk(ast.Module(body=list(body), type_ignores=[]))
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id == identifier
+    )
 
 
 def _append_target(stmt: ast.stmt) -> str | None:
@@ -229,15 +248,7 @@ def _counter_bound(loop: ast.While) -> ast.expr | None:
     most iterations still possible (``N - step``), else None."""
     test = loop.test
     tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
-    increments = [
-        s
-        for s in loop.body
-        if isinstance(s, ast.AugAssign)
-        and isinstance(s.target, ast.Name)
-        and isinstance(s.op, ast.Add)
-        and isinstance(s.value, ast.Constant)
-        and s.value.value == 1
-    ]
+    increments = [s for s in loop.body if _adds_one(s)]
     for test in tests:
         if not (
             isinstance(test, ast.Compare)
@@ -247,7 +258,7 @@ def _counter_bound(loop: ast.While) -> ast.expr | None:
         ):
             continue
         counter, limit = test.left.id, test.comparators[0]
-        steps = [s for s in increments if s.target.id == counter]
+        steps = [s for s in increments if _target(s) == counter]
         others = [s for s in loop.body if s not in steps]
         if (
             len(steps) != 1
@@ -260,6 +271,27 @@ def _counter_bound(loop: ast.While) -> ast.expr | None:
             room = ast.BinOp(room, ast.Add(), ast.Constant(1))
         return ast.fix_missing_locations(ast.copy_location(room, loop))
     return None
+
+
+def _target(stmt: ast.stmt) -> str:
+    return stmt.target.id if isinstance(stmt, ast.AugAssign) else stmt.targets[0].id
+
+
+def _adds_one(stmt: ast.stmt) -> bool:
+    """``step += 1`` or ``step = step + 1``."""
+    one = lambda v: isinstance(v, ast.Constant) and v.value == 1 and not isinstance(v.value, bool)  # noqa: E731
+    if isinstance(stmt, ast.AugAssign):
+        return isinstance(stmt.target, ast.Name) and isinstance(stmt.op, ast.Add) and one(stmt.value)
+    return (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and isinstance(stmt.value, ast.BinOp)
+        and isinstance(stmt.value.op, ast.Add)
+        and isinstance(stmt.value.left, ast.Name)
+        and stmt.value.left.id == stmt.targets[0].id
+        and one(stmt.value.right)
+    )
 
 
 class ForRangeToLoop(Pass):

@@ -13,6 +13,7 @@ from tests.rewriters.models import (
     dispatch,
     exits,
     extra,
+    helper_returns,
     idioms,
     indexing,
     iteration,
@@ -38,6 +39,7 @@ CASES = (
     + loop_exits.CASES
     + list_api.CASES
     + literals.CASES
+    + helper_returns.CASES
     + idioms.CASES
     + truthiness.CASES
     + row_lists.CASES

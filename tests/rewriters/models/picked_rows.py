@@ -1,5 +1,7 @@
 """A `while` loop bounded by a step counter that appends picks and reads them back (`for j in
-picked`, `len(picked)` in its test): the list is carried as rows with room for one per step."""
+picked`, `len(picked)` in its test): the list is carried as rows with room for one per step; with
+a tensor budget (`while steps < budget`, `steps = steps + 1`) the room is that many rows, a
+data-dependent size."""
 
 import torch
 from torch import nn
@@ -35,6 +37,38 @@ class DiversePicks(nn.Module):
         return torch.stack(picked)
 
 
+class PenalisedDecoder(nn.Module):
+    """Greedy decoding for at most `budget` steps: tokens already emitted are penalised, an end
+    token stops it."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.GRUCell(4, 8)
+        self.out = nn.Linear(8, 6)
+
+    def forward(self, x, budget):
+        h = torch.tanh(x.mean(0)).repeat(2)
+        steps = torch.zeros((), dtype=torch.long)
+        emitted = []
+        while steps < budget:
+            h = self.cell(x[steps % x.shape[0]].unsqueeze(0), h.unsqueeze(0))[0]
+            logits = 4.0 * self.out(h) + 0.5 * steps.float() * (torch.arange(6) == 0).float()
+            for prev in emitted:
+                logits = logits - 2.0 * (torch.arange(6) == prev).float()
+            tok = logits.argmax()
+            steps = steps + 1
+            if tok == 0:
+                break
+            emitted.append(tok)
+        if len(emitted) == 0:
+            return torch.zeros(0, dtype=torch.long), steps
+        return torch.stack(emitted), steps
+
+
+def _frames(n, budget, seed):
+    return torch.randn(n, 4, generator=torch.Generator().manual_seed(seed)), torch.tensor(budget)
+
+
 def _inputs(rows, scores):
     return torch.tensor(rows, dtype=torch.float32), torch.tensor(scores)
 
@@ -52,6 +86,14 @@ CASES = [
             _inputs(_ROWS, [0.2, 0.9, 0.6, 0.7, 0.8]),
         ],
         ({0: torch.export.Dim("n", min=3, max=32)}, {0: torch.export.Dim("n", min=3, max=32)}),
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "list_read_back_in_a_while_bounded_by_a_tensor_budget",
+        seeded(PenalisedDecoder),
+        _frames(5, 12, 0),
+        [_frames(3, 0, 1), _frames(8, 1, 2), _frames(4, 12, 3), _frames(4, 2, 3)],
+        ({0: torch.export.Dim("frames", min=2, max=32)}, None),
         constructs=("while->while_loop",),
     ),
 ]

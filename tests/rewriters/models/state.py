@@ -1,5 +1,6 @@
 """Recurrent state that starts as None (first iteration peeled), adaptive computation time,
-dict outputs, branches on the loop counter, ranges that start at 1."""
+dict outputs, branches on the loop counter, ranges that start at 1, a variable every branch of
+an if/elif/else in a loop body sets afresh (its value before the loop never read there)."""
 
 import torch
 from torch import nn
@@ -134,6 +135,28 @@ class DropoutAwareTracker(nn.Module):
         return torch.stack(flags), mean
 
 
+class PitchRegions(nn.Module):
+    """Per step: idle, feathered or a PI law; `pitch` is set on every path of the if/elif/else, the
+    integrator keeps its value outside the PI region."""
+
+    def forward(self, wind):
+        integ = torch.zeros(())
+        pitch = torch.zeros(())
+        out = []
+        for t in range(wind.shape[0]):
+            v = wind[t]
+            if v < 3.0:
+                pitch = torch.zeros(())
+            elif v > 25.0:
+                pitch = torch.full((), 90.0)
+            else:
+                err = v - 12.0
+                integ = integ + 0.05 * err
+                pitch = (0.8 * err + integ).clamp(0.0, 30.0)
+            out.append(pitch)
+        return torch.stack(out), integ
+
+
 CASES = [
     Case(
         "rnn_cell_state_starts_none",
@@ -194,6 +217,14 @@ CASES = [
         seeded(DropoutAwareTracker),
         (torch.rand(10, 4),),
         [(torch.rand(2, 4),), (torch.cat([torch.rand(3, 4), -torch.ones(1, 4), torch.rand(5, 4) * 3]),)],
+        ({0: FRAMES},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "variable_set_on_every_path_of_an_elif_chain_in_a_loop",
+        seeded(PitchRegions),
+        (torch.tensor([2.1, 4.5, 13.5, 15.0, 27.0, 12.6]),),
+        [(torch.tensor([1.0, 2.5]),), (torch.tensor([20.0, 26.5, 30.1, 24.0]),)],
         ({0: FRAMES},),
         constructs=("for->scan",),
     ),
