@@ -31,6 +31,7 @@ from tests.rewriters.models import (
     sizes,
     state,
     truthiness,
+    two_breaks,
 )
 
 CASES = (
@@ -40,6 +41,7 @@ CASES = (
     + list_api.CASES
     + literals.CASES
     + helper_returns.CASES
+    + two_breaks.CASES
     + idioms.CASES
     + truthiness.CASES
     + row_lists.CASES
