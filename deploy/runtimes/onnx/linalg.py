@@ -3,6 +3,7 @@
 - ``torch.linalg.solve(A, B)`` for a small matrix of static size (n <= 16): Gauss-Jordan
   elimination with partial pivoting (the row of largest magnitude in each column), unrolled over
   the n columns, batched over leading dims; ``left=False`` solves ``X A = B`` as ``A^T X^T = B^T``.
+- ``torch.linalg.inv(A)`` (n <= 16): the same elimination solving ``A X = I``.
 - ``torch.searchsorted(sorted, values)``: the insertion index is the number of entries below each
   value (``<`` for the left side, ``<=`` for the right), an exact count with no search order.
 - ``torch.cumprod(x, d)``: entry ``i`` is the product of entries ``0..i``, a ReduceProd over a
@@ -37,6 +38,13 @@ def solve(A, B, *, left: bool = True):
         work = torch.cat([work[..., :col, :], pivot_row, work[..., col + 1 :, :]], -2)
     result = work[..., n:]
     return result.squeeze(-1) if vector else result
+
+
+def inv(A):
+    import torch
+
+    eye = torch.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+    return solve(A, eye.expand(A.shape))
 
 
 def searchsorted(
@@ -76,6 +84,7 @@ def table_for(program: Any) -> dict:
     aten = torch.ops.aten
     wanted = {
         aten.linalg_solve.default: solve,
+        aten.linalg_inv.default: inv,
         aten.searchsorted.Tensor: searchsorted,
         aten.cumprod.default: cumprod,
     }
@@ -84,7 +93,10 @@ def table_for(program: Any) -> dict:
         for node in getattr(module, "graph", None).nodes if hasattr(module, "graph") else ():
             if node.op != "call_function" or node.target not in wanted:
                 continue
-            if node.target is aten.linalg_solve.default and not _small_static(node):
+            small = node.target not in (aten.linalg_solve.default, aten.linalg_inv.default) or _small_static(
+                node
+            )
+            if not small:
                 continue
             found[node.target] = wanted[node.target]
     return found

@@ -1,4 +1,4 @@
-"""torch.linalg.solve and torch.searchsorted, which torch.onnx cannot translate, reach ONNX by their
+"""torch.linalg.solve, torch.linalg.inv and torch.searchsorted, which torch.onnx cannot translate, reach ONNX by their
 definitions (deploy.runtimes.onnx.linalg) and match eager."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import torch
 from torch.export import Dim
 
 from deploy.runtimes.onnx.emit import build_onnx
-from deploy.runtimes.onnx.linalg import searchsorted, solve
+from deploy.runtimes.onnx.linalg import inv, searchsorted, solve
 
 
 def _session(program) -> ort.InferenceSession:
@@ -89,3 +89,27 @@ def test_programs_with_solve_and_searchsorted_translate_and_match():
         got = session.run(None, {i.name: x.numpy() for i, x in zip(session.get_inputs(), inputs)})
         np.testing.assert_allclose(got[0], expected[0].numpy(), rtol=1e-5, atol=1e-6)
         np.testing.assert_array_equal(got[1], expected[1].numpy())
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (4, 4), (3, 3, 3)])
+def test_inv_matches_torch(shape):
+    g = torch.Generator().manual_seed(4)
+    a = torch.randn(shape, generator=g) + 3 * torch.eye(shape[-1])
+    torch.testing.assert_close(inv(a), torch.linalg.inv(a), rtol=1e-5, atol=1e-5)
+
+
+class KalmanGain(torch.nn.Module):
+    """A Kalman update: the gain through the innovation covariance's inverse."""
+
+    def forward(self, P, H, R):
+        S = H @ P @ H.T + R
+        return P @ H.T @ torch.linalg.inv(S)
+
+
+def test_program_with_inv_translates_and_matches():
+    g = torch.Generator().manual_seed(5)
+    spd = torch.randn(4, 4, generator=g)
+    example = (spd @ spd.T + torch.eye(4), torch.eye(4)[:2], 0.1 * torch.eye(2))
+    session = _session(torch.export.export(KalmanGain(), example))
+    got = session.run(None, {i.name: x.numpy() for i, x in zip(session.get_inputs(), example)})
+    np.testing.assert_allclose(got[0], KalmanGain()(*example).numpy(), rtol=1e-5, atol=1e-6)
