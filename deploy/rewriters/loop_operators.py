@@ -253,15 +253,17 @@ def _graph_for(
 
         rest = (shifted, args, accumulators, names, site_id, break_index, pending, skip_on_break)
         return _graph_for(0, remaining, 1, *rest)
-    if any(v is None and n.startswith("_deploy_return_") for v, n in zip(args, names)):
+    slots = any(v is None and n.startswith("_deploy_return_") for v, n in zip(args, names))
+    if slots and not torch.compiler.is_dynamo_compiling():  # (a probe cannot run under dynamo)
         # the value a `return` inside the loop gives (None until it runs: passes/loop_returns.py)
         # is never read before it is set: a placeholder, not a peeled first iteration, which
         # would need a trip count of at least 1
         args = tuple(
             Undefined(n) if v is None and n.startswith("_deploy_return_") else v for v, n in zip(args, names)
         )
-    unset = [n for v, n in zip(args, names) if v is None or isinstance(v, Undefined)]
-    if any(not n.startswith("_deploy_return_") for n in unset) and break_index < 0:
+    placeholder = [isinstance(v, Undefined) and n.startswith("_deploy_return_") for v, n in zip(args, names)]
+    unset = [(v is None or isinstance(v, Undefined)) and not p for v, p in zip(args, placeholder)]
+    if any(unset) and break_index < 0:
         # `h = None; for t in range(n): h = cell(x[:, t], h)`: peel the first iteration so every
         # loop variable has a tensor value; a dynamic trip count must then be at least 1.
         if is_sym_int(stop) and not is_sym_int(start) and isinstance(start, int):
