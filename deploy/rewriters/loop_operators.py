@@ -216,6 +216,10 @@ def _prepended(values: object, size: int) -> object:
     return list(reversed(values[size:])) + list(values[:size])
 
 
+def _return_slot(name: str) -> bool:
+    return name.startswith("_deploy_return_")
+
+
 def _range_bounds(bounds: tuple) -> tuple:
     if len(bounds) == 1:
         return 0, bounds[0], 1
@@ -253,17 +257,14 @@ def _graph_for(
 
         rest = (shifted, args, accumulators, names, site_id, break_index, pending, skip_on_break)
         return _graph_for(0, remaining, 1, *rest)
-    slots = any(v is None and n.startswith("_deploy_return_") for v, n in zip(args, names))
-    if slots and not torch.compiler.is_dynamo_compiling():  # (a probe cannot run under dynamo)
+    dynamo = torch.compiler.is_dynamo_compiling()
+    if not dynamo:
         # the value a `return` inside the loop gives (None until it runs: passes/loop_returns.py)
-        # is never read before it is set: a placeholder, not a peeled first iteration, which
-        # would need a trip count of at least 1
-        args = tuple(
-            Undefined(n) if v is None and n.startswith("_deploy_return_") else v for v, n in zip(args, names)
-        )
-    placeholder = [isinstance(v, Undefined) and n.startswith("_deploy_return_") for v, n in zip(args, names)]
-    unset = [(v is None or isinstance(v, Undefined)) and not p for v, p in zip(args, placeholder)]
-    if any(unset) and break_index < 0:
+        # is never read before it is set: a placeholder (placeholders_for_undefined, a probe that
+        # cannot run under dynamo), not a peeled first iteration, which needs a trip count >= 1
+        args = tuple(Undefined(n) if v is None and _return_slot(n) else v for v, n in zip(args, names))
+    unset = [n for v, n in zip(args, names) if v is None or isinstance(v, Undefined)]
+    if break_index < 0 and any(dynamo or not _return_slot(n) for n in unset):
         # `h = None; for t in range(n): h = cell(x[:, t], h)`: peel the first iteration so every
         # loop variable has a tensor value; a dynamic trip count must then be at least 1.
         if is_sym_int(stop) and not is_sym_int(start) and isinstance(start, int):
