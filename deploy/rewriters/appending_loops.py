@@ -58,31 +58,23 @@ def buffered(
         # a `.item()` trip count may be 0: the buffers are sized from a probe of one iteration
         # rather than by running the first one before the loop
         examples = probe_examples(start, body_fn, carried, accumulators)
-    try:
-        result = buffered_for(
-            start,
-            stop,
-            step,
-            body_fn,
-            carried,
-            accumulators,
-            break_index,
-            in_loop_body,
-            pending,
-            skip_on_break,
-            examples,
-        )
-    except NotDeployableError:
-        raise
-    except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
-        raise loop_error(site, exc, names) from exc
-    sites.mark_emitted(site.id, "for->while_loop")
-    return result
+    rest = (break_index, in_loop_body, pending, skip_on_break, examples)
+    return _emitted(
+        site, names, lambda: buffered_for(start, stop, step, body_fn, carried, accumulators, *rest)
+    )
 
 
 def counted(start, stop, step, body_fn, carried, accumulators, names, site, loop=counted_for):
+    return _emitted(
+        site, names, lambda: loop(start, stop, step, body_fn, carried, accumulators, in_loop_body)
+    )
+
+
+def _emitted(site, names, build):
+    """``build()`` (the graph loop), recorded as the site's while_loop; torch's failures as one
+    line naming the user's loop."""
     try:
-        result = loop(start, stop, step, body_fn, carried, accumulators, in_loop_body)
+        result = build()
     except NotDeployableError:
         raise
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop

@@ -277,11 +277,14 @@ def _target(stmt: ast.stmt) -> str:
     return stmt.target.id if isinstance(stmt, ast.AugAssign) else stmt.targets[0].id
 
 
+def _is_one(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and value.value == 1 and not isinstance(value.value, bool)
+
+
 def _adds_one(stmt: ast.stmt) -> bool:
     """``step += 1`` or ``step = step + 1``."""
-    one = lambda v: isinstance(v, ast.Constant) and v.value == 1 and not isinstance(v.value, bool)  # noqa: E731
     if isinstance(stmt, ast.AugAssign):
-        return isinstance(stmt.target, ast.Name) and isinstance(stmt.op, ast.Add) and one(stmt.value)
+        return isinstance(stmt.target, ast.Name) and isinstance(stmt.op, ast.Add) and _is_one(stmt.value)
     return (
         isinstance(stmt, ast.Assign)
         and len(stmt.targets) == 1
@@ -290,7 +293,7 @@ def _adds_one(stmt: ast.stmt) -> bool:
         and isinstance(stmt.value.op, ast.Add)
         and isinstance(stmt.value.left, ast.Name)
         and stmt.value.left.id == stmt.targets[0].id
-        and one(stmt.value.right)
+        and _is_one(stmt.value.right)
     )
 
 
