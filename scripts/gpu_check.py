@@ -62,6 +62,13 @@ def environment() -> dict:
     }
 
 
+def stopped(*_) -> None:
+    """SIGTERM: unwind once. `timeout` signals this process and then its whole process group, so a second
+    SIGTERM can arrive while the first unwinds; it is ignored, or it would cut the cleanup short."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.exit(124)
+
+
 def main() -> int:
     """Run the phases named in GPU_CHECK_STEPS; print the table at the end, even when stopped."""
     if DEVICE == "cuda" and not torch.cuda.is_available():
@@ -78,7 +85,7 @@ def main() -> int:
     results: dict = {name: {"timing": {batch: {} for batch in BATCHES}} for name in names}
     save(results, env)
     # The shell's `timeout` sends SIGTERM: unwind, so the children are ended and the results saved.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(124))
+    signal.signal(signal.SIGTERM, stopped)
     with tempfile.TemporaryDirectory(prefix="gpu_check_") as workdir:
         try:
             if "eager" in STEPS:

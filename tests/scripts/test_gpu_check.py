@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -104,6 +106,43 @@ def test_stopped_by_the_time_limit_ends_workers_and_keeps_results(tmp_path):
     assert (
         str(tmp_path) not in listing
     )  # no worker left behind (their workdir is under /tmp, the samples here)
+
+
+def test_repeated_sigterm_still_ends_workers_and_reports(tmp_path):
+    # `timeout` sends SIGTERM to the check and then to its process group: a second signal arriving while
+    # the first unwinds must not cut the cleanup short (CI once lost every FAILED line and the table so)
+    samples = tmp_path / "samples"
+    samples.mkdir()
+    (samples / "tiny.py").write_text(textwrap.dedent(TINY))
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "OUT": str(tmp_path / "out"),
+        "GPU_CHECK_DEVICE": "cpu",
+        "GPU_CHECK_SAMPLES": str(samples),
+        "GPU_CHECK_MODELS": "tiny",
+        "GPU_CHECK_STEPS": "pt2",
+        "GPU_CHECK_PT2_RESERVE_S": "0",
+        "TMPDIR": str(tmp_path),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "scripts/gpu_check.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+    )
+    seen = []
+    for line in proc.stdout:
+        seen.append(line)
+        if "compiling model.cpu.pt2" in line:
+            break
+    for _ in range(40):  # a burst of signals while the first one unwinds
+        if proc.poll() is not None:
+            break
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.005)
+    rest, _ = proc.communicate(timeout=60)
+    output = "".join(seen) + rest
+    assert proc.returncode == 124, output[-2000:]
+    assert re.search(r"FAILED \[tiny\] \S.*: stopped by the time limit \(see log\)", output), output[-2000:]
+    assert "| tiny | 1 |" in output  # the table, printed after the workers were ended
 
 
 def test_no_budget_skips_every_step_and_still_writes_results(tmp_path):
