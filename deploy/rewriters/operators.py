@@ -43,6 +43,7 @@ from deploy.rewriters.values import (
     is_symbolic,
     is_tracing,
     list_truth,
+    zeros_shaped_like,
 )
 
 
@@ -283,7 +284,7 @@ def _with_placeholders(own, other, names: tuple[str, ...]):
             for i in missing:
                 if theirs[i] is not None and not isinstance(theirs[i], Undefined):
                     out[i] = pytree.tree_map(
-                        lambda v: torch.zeros_like(v) if isinstance(v, torch.Tensor) else v, theirs[i]
+                        lambda v: zeros_shaped_like(v) if isinstance(v, torch.Tensor) else v, theirs[i]
                     )
         return tuple(out)
 
@@ -327,7 +328,7 @@ def _shaped_like(own, other, names: tuple[str, ...]):
             theirs = theirs if theirs is not None else other()
             like = theirs[i]
             if isinstance(like, torch.Tensor) and like.dtype == value.dtype and not same_shape(like, value):
-                out[i] = torch.zeros_like(like)
+                out[i] = zeros_shaped_like(like)
         return tuple(out)
 
     return branch

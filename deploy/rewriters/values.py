@@ -320,3 +320,13 @@ def append_if(values, test, thunk):
         rows = value.new_zeros((0, *value.shape))
     keep = torch.cat([torch.ones(rows.shape[0], dtype=torch.bool), torch.as_tensor(test).reshape(1).bool()])
     return StackedList([], torch.cat([rows, value.unsqueeze(0)])[keep])
+
+
+def zeros_shaped_like(value: torch.Tensor) -> torch.Tensor:
+    """Zeros with ``value``'s dtype and shape, built from the shape alone when it is static, so
+    nothing reads ``value``: a placeholder taken from the other branch then leaves that branch's
+    computation dead, and it is dropped instead of running on inputs it was never meant for
+    (e.g. row 0 of an empty selection)."""
+    if all(isinstance(size, int) for size in value.shape):
+        return torch.zeros(tuple(value.shape), dtype=value.dtype, device=value.device)
+    return torch.zeros_like(value)

@@ -25,6 +25,40 @@ class HeavyOnRoute(nn.Module):
         return first_heavy(route, weights, 3.0)
 
 
+def first_unseen(avail, groups, seen):
+    for j in avail:
+        if not seen[groups[j]]:
+            return j
+    return avail[0]
+
+
+class PickUnseenGroups(nn.Module):
+    """Up to `count` picks, best first, preferring a group not yet picked; stops when nothing is left.
+    The helper runs only while rows remain: its fallback `avail[0]` must not run on an empty selection
+    (a placeholder for the picked value must not compute the helper on the path that skips it)."""
+
+    def forward(self, scores, groups, count):
+        order = scores.argsort(descending=True)
+        taken = torch.zeros(scores.shape[0], dtype=torch.bool)
+        seen = torch.zeros(3, dtype=torch.bool)
+        picks = []
+        for _ in range(int(count.item())):
+            avail = order[~taken[order]]
+            if avail.shape[0] == 0:
+                break
+            j = first_unseen(avail, groups, seen)
+            picks.append(j)
+            taken = taken | (torch.arange(scores.shape[0]) == j)
+            seen = seen | (torch.arange(3) == groups[j])
+        if len(picks) == 0:
+            return torch.zeros(0, dtype=torch.long)
+        return torch.stack(picks)
+
+
+def _picks(scores, groups, count):
+    return torch.tensor(scores), torch.tensor(groups), torch.tensor(count)
+
+
 def _bins(demand, weights):
     return torch.tensor(demand), torch.tensor(weights)
 
@@ -40,5 +74,16 @@ CASES = [
             _bins([0.5, 2.0], [3.5, 1.0]),
         ],
         ({0: BINS}, {0: BINS}),
+    ),
+    Case(
+        "helper_with_a_fallback_row_called_only_while_rows_remain_in_an_item_loop",
+        seeded(PickUnseenGroups),
+        _picks([0.9, 0.5, 0.7, 0.1, 0.3], [0, 0, 1, 2, 1], 3),
+        [
+            _picks([0.9, 0.5], [2, 2], 4),  # runs out of rows: the helper must not run on none
+            _picks([0.2, 0.8, 0.6], [1, 0, 0], 0),
+            _picks([0.4, 0.1, 0.8, 0.6], [1, 1, 1, 2], 2),
+        ],
+        ({0: BINS}, {0: BINS}, None),
     ),
 ]
