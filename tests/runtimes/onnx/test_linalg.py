@@ -43,6 +43,23 @@ def test_solve_pivots_on_a_zero_leading_entry():
     torch.testing.assert_close(solve(a, b), torch.linalg.solve(a, b))
 
 
+def test_solve_of_an_ill_conditioned_system_is_as_accurate_as_torch():
+    # a regularised plane fit to one point (condition number ~1.3e4): Gauss-Jordan elimination was 14x
+    # further from the float64 answer than torch (4.0e-4 against 2.9e-5); LU and back substitution 4.5e-5
+    a = torch.tensor(
+        [
+            [0.026996957138180733, 0.5682557225227356, -0.1612357199192047],
+            [0.5682557225227356, 12.42224407196045, -3.524378538131714],
+            [-0.1612357199192047, -3.524378538131714, 1.0010000467300415],
+        ]
+    )
+    b = torch.tensor([0.8470650911331177, 18.51561164855957, -5.253582000732422])
+    exact = torch.linalg.solve(a.double(), b.double())
+    ours = (solve(a, b).double() - exact).abs().max()
+    theirs = (torch.linalg.solve(a, b).double() - exact).abs().max()
+    assert ours <= 3 * theirs + 1e-6, (float(ours), float(theirs))
+
+
 @pytest.mark.parametrize("right", [False, True])
 def test_searchsorted_matches_torch_with_ties(right):
     edges = torch.tensor([0.0, 0.5, 0.5, 1.0, 2.0])
