@@ -45,6 +45,8 @@ def print_export(console: Console, result: Any) -> None:
             )
         for note in artifact.notes:
             console.print(f"{target}: {note}", highlight=False)
+        for line in artifact.parity.conditioned if artifact.parity else ():
+            console.print(f"{target}: ill-conditioned input, {line}", highlight=False)
     branches = report.get("branches")
     if branches:
         covered = ", ".join(

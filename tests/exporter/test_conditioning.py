@@ -1,0 +1,75 @@
+"""Verification tells an artifact that is wrong from a model that is ill-conditioned at an input:
+a plane fit to a single point (condition number ~1e4) through the real ONNX artifact."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from deploy import runtimes
+from deploy.exporter.conditioning import conditioned, float64_runner
+from deploy.exporter.verify import Case, eager_reference, verify
+from deploy.runtimes.onnx.emit import build_onnx
+
+
+class PlaneFit(torch.nn.Module):
+    """z = a x + b y + c by regularised least squares over the points under a height."""
+
+    def forward(self, pts):
+        w = (pts[:, 2] < pts[:, 2].min() + 0.3).float()
+        A = torch.stack([pts[:, 0], pts[:, 1], torch.ones_like(pts[:, 0])], 1)
+        Aw = A * w.unsqueeze(1)
+        return torch.linalg.solve(A.t() @ Aw + 1e-3 * torch.eye(3), Aw.t() @ pts[:, 2])
+
+
+def _points(n: int, seed: int) -> torch.Tensor:
+    return torch.randn(n, 3, generator=torch.Generator().manual_seed(seed)) * 3.0
+
+
+def test_an_artifact_as_far_from_float64_as_eager_is_accepted_and_listed(tmp_path):
+    module = PlaneFit()
+    program = torch.export.export(module, (_points(16, 0),), dynamic_shapes=({0: torch.export.Dim("n")},))
+    path = tmp_path / "model.onnx"
+    path.write_bytes(build_onnx(program, run_onnxsim=False).model.SerializeToString())
+    session = runtimes.load(path)
+    reference = eager_reference(module)
+    # one point under the height on each: eager float32 is 3e-4..7e-4 from float64 there
+    cases = [Case(f"seed {s}", (_points(n, s),)) for s, n in ((5, 16), (10, 16), (11, 40), (0, 16))]
+    plain = verify(session, lambda inputs: reference(inputs), cases)  # no float64 reference: strict
+    assert not plain.ok and plain.max_rel > 1e-4
+    checked = verify(session, reference, cases)
+    assert checked.ok and checked.cases == 4
+    assert len(checked.conditioned) == 3 and all("from float64" in line for line in checked.conditioned)
+
+
+def test_real_differences_are_not_put_down_to_conditioning():
+    exact = np.array([1.0, 2.0], dtype=np.float64)
+    tol = 1e-5 + 1e-4 * 2.0
+    ill = exact + np.array([0.0, 3 * tol])  # eager itself 3 tolerances away
+    assert conditioned(ill.astype(np.float32), (exact - 2 * tol).astype(np.float32), exact, 1e-4, 1e-5)
+    # eager accurate: an artifact off by 3 tolerances is wrong
+    assert not conditioned(exact.astype(np.float32), ill.astype(np.float32), exact, 1e-4, 1e-5)
+    # the artifact much further than eager is
+    assert not conditioned(ill.astype(np.float32), (exact + 20 * tol).astype(np.float32), exact, 1e-4, 1e-5)
+    # eager itself far off (a branch or a tie went another way in float64): a real difference
+    far = exact + np.array([0.0, 50 * tol])
+    assert not conditioned(far.astype(np.float32), exact.astype(np.float32), exact, 1e-4, 1e-5)
+    # integers are compared exactly
+    assert not conditioned(np.array([1, 2]), np.array([1, 3]), np.array([1, 2]), 1e-4, 1e-5)
+
+
+def test_float64_runner_is_none_for_a_model_that_fixes_its_dtype():
+    class Fixed(torch.nn.Module):
+        def forward(self, x):
+            return x + torch.ones(2, dtype=torch.float32).to(x.dtype).sum() * torch.zeros(1).view(())
+
+    class Mixed(torch.nn.Module):
+        def forward(self, x):
+            return torch.mm(x, torch.ones(2, 2, dtype=torch.float32))
+
+    x = torch.ones(2, 2)
+    assert float64_runner(Fixed())((x,))[0].dtype == np.float64
+    assert float64_runner(Mixed())((x,)) is None
+    module = PlaneFit()
+    float64_runner(module)((_points(8, 1),))
+    assert all(p.dtype == torch.float32 for p in module.parameters())  # the user's module is untouched
