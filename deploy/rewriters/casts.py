@@ -37,9 +37,12 @@ def int_(value: object = 0, *base) -> object:
 
 
 def float_(value: object = 0.0) -> object:
-    """``float(t)`` keeps a tensor symbolic while exporting."""
+    """``float(t)`` keeps a tensor / symbolic size symbolic while exporting."""
     if is_symbolic(value) and isinstance(value, torch.Tensor):
         return value.to(torch.float32)
+    if is_symbolic(value) and (isinstance(value, torch.SymFloat) or is_sym_int(value)):
+        # `float(len(kept))` of a count a loop made data-dependent: a SymFloat, not a guard on it
+        return torch.sym_float(value)
     return float(value)
 
 

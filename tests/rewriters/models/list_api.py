@@ -62,6 +62,21 @@ class Peaks(nn.Module):
         return first, best, torch.stack(kept + dropped)
 
 
+class KeptCount(nn.Module):
+    """`float(len(kept))`: the number of states a loop kept (a data-dependent count) as a float,
+    with no guard on that count."""
+
+    def forward(self, x):
+        kept = [torch.zeros(x.shape[1])]
+        h = torch.zeros(x.shape[1])
+        for t in range(x.shape[0]):
+            h = torch.tanh(h + x[t])
+            if h.sum() > 0:
+                kept.append(h)
+        count = torch.full((1,), float(len(kept) - 1))
+        return count, torch.stack(kept).sum(0) / count.clamp(min=1)
+
+
 def _x(*shape, seed=0):
     return (torch.randn(*shape, generator=torch.Generator().manual_seed(seed)),)
 
@@ -86,6 +101,14 @@ CASES = [
     Case(
         "first_and_max_of_a_list_that_may_be_empty",
         seeded(Peaks),
+        _x(6, 3),
+        [(torch.ones(5, 3),), (-torch.ones(5, 3),), _x(9, 3, seed=2)],
+        ({0: STEPS},),
+        constructs=("for->scan", "if->cond"),
+    ),
+    Case(
+        "float_of_the_length_of_a_list_kept_by_a_loop",
+        seeded(KeptCount),
         _x(6, 3),
         [(torch.ones(5, 3),), (-torch.ones(5, 3),), _x(9, 3, seed=2)],
         ({0: STEPS},),
