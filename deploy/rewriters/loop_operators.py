@@ -39,6 +39,7 @@ from deploy.rewriters.loop_common import (
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.row_lists import carried_as_rows, while_as_rows
 from deploy.rewriters.scan_loop import scan_for as _scan_for
+from deploy.rewriters.shrinking_loop import shrunk_while
 from deploy.rewriters.unrolled_loop import try_unrolled
 from deploy.rewriters.values import (
     StackedList,
@@ -100,7 +101,10 @@ def while_stmt(
     try:
         result = in_loop_body(while_loop, graph_cond, graph_body, carried)
     except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
-        raise loop_error(site, exc, names) from exc
+        # values that get shorter: carried as buffers and lengths (shrinking_loop.py)
+        result = shrunk_while(while_loop, graph_cond, graph_body, carried)
+        if result is None:
+            raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site_id, "while->while_loop")
     return tuple(result)
 

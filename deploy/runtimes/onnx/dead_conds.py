@@ -1,4 +1,11 @@
-"""Conds whose results nothing reads but the range checks of an int they return.
+"""Dead code: nodes nothing reads, and conds whose results nothing reads but the range checks of an
+int they return.
+
+A probe of one loop iteration (rewriters/loop_common.probe_iteration, shrinking_loop.py) traces the
+loop body once for its shapes; its nodes are dead, but torch.export keeps them, and torch.onnx's
+decomposition re-runs them (a `narrow` to a data-dependent size there fails as a "memo disaster").
+Nodes whose results nothing reads and that have no effect (FX's dead-code rule: asserts stay) are
+removed from every graph.
 
 A top-level `if` whose branches gave different Python ints is traced a second time with the ints
 as 0-d tensors (rewriters/operators._ints_as_tensors_again); the first cond stays in the program
@@ -30,6 +37,13 @@ def _only_checked(node: Any, dead: set) -> bool:
         else:
             return False
     return True
+
+
+def remove_dead_nodes(program: Any) -> None:
+    for module in program.graph_module.modules():
+        graph = getattr(module, "graph", None)
+        if graph is not None and graph.eliminate_dead_code():
+            module.recompile()
 
 
 def remove_dead_conds(program: Any) -> None:

@@ -28,6 +28,7 @@ from tests.rewriters.models import (
     row_lists,
     runtime_sizes,
     shapes,
+    shrinking,
     sizes,
     state,
     truthiness,
@@ -41,6 +42,7 @@ CASES = (
     + list_api.CASES
     + literals.CASES
     + helper_returns.CASES
+    + shrinking.CASES
     + two_breaks.CASES
     + idioms.CASES
     + truthiness.CASES

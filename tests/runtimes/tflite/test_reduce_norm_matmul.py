@@ -26,6 +26,15 @@ def test_argmax_last_index():
     assert_matches(graph_model([node], {"x": x}, ["y"]), {"x": x})
 
 
+@pytest.mark.parametrize("op", ["ArgMax", "ArgMin"])
+@pytest.mark.parametrize("last", [0, 1])
+def test_arg_of_int64_values_beyond_int32_with_ties(op, last):
+    # TFLite's ARG_MAX/ARG_MIN take no int64: the first (or last) entry equal to the extreme, exactly
+    x = np.array([[3, 2**40, -(2**40), 2**40 + 1, 2**40 + 1, 5], [7, 7, -7, -7, 0, 1]], np.int64)
+    node = helper.make_node(op, ["x"], ["y"], axis=1, keepdims=0, select_last_index=last)
+    assert_matches(graph_model([node], {"x": x}, ["y"]), {"x": x})
+
+
 @pytest.mark.parametrize("axis", [1, -1])
 def test_softmax_after_conv(axis):
     w = RNG.standard_normal((3, 3, 1, 1)).astype(np.float32)

@@ -1,4 +1,5 @@
-"""Reductions (ReduceMean/Sum/Max/Min/Prod/L1/L2/LogSum/LogSumExp/SumSquare), ArgMax/ArgMin.
+"""Reductions (ReduceMean/Sum/Max/Min/Prod/L1/L2/LogSum/LogSumExp/SumSquare), ArgMax/ArgMin (int64
+data through the first entry equal to its extreme: TFLite's ARG_MAX/ARG_MIN take no int64).
 
 They run in the input's layout with remapped axes; without keepdims the layout shrinks.
 """
@@ -142,6 +143,8 @@ def lower_arg(ctx: LoweringContext, node: ir.Node) -> Value:
             raise Unsupported("select_last_index=1 on a dynamic axis")
         x = ctx.emit(OPS.REVERSE_V2, [ctx.native(x), ctx.int32_tensor([axis])], x.shape, x.dtype)
     code = OPS.ARG_MAX if node.op_type == "ArgMax" else OPS.ARG_MIN
+    if x.dtype == np.int64:  # ARG_MAX/ARG_MIN take no int64: the first entry equal to the extreme
+        x, code = _extreme_hits(ctx, x, axis, code == OPS.ARG_MAX), OPS.ARG_MAX
     if not last and x.shape[axis] is None:
         x = _never_empty(ctx, x, axis, code == OPS.ARG_MAX)
     options = schema.ArgMaxOptionsT() if code == OPS.ARG_MAX else schema.ArgMinOptionsT()
@@ -156,6 +159,18 @@ def lower_arg(ctx: LoweringContext, node: ir.Node) -> Value:
     kept = tuple(1 if i == axis else d for i, d in enumerate(x.shape))
     return ctx.emit(OPS.EXPAND_DIMS, [result.tensor, ctx.int32_tensor([axis])], kept, np.int64,
                     options=schema.ExpandDimsOptionsT())  # fmt: skip
+
+
+def _extreme_hits(ctx: LoweringContext, x: Value, axis: int, largest: bool) -> Value:
+    """1 where ``x`` equals its max (or min) along ``axis``, else 0 (int32, native layout): ARG_MAX of
+    it is the first index of the extreme, exactly, for int64 values no narrower type holds."""
+    options = schema.ReducerOptionsT()
+    options.keepDims = True
+    kept = tuple(1 if i == axis else d for i, d in enumerate(x.shape))
+    code = OPS.REDUCE_MAX if largest else OPS.REDUCE_MIN
+    extreme = ctx.emit(code, [ctx.native(x), ctx.int32_tensor([axis])], kept, x.dtype, options=options)
+    hits = ctx.emit(OPS.EQUAL, [ctx.native(x), extreme.tensor], x.shape, np.bool_)
+    return ctx.cast(hits, np.int32)
 
 
 def _never_empty(ctx: LoweringContext, x: Value, axis: int, largest: bool) -> Value:

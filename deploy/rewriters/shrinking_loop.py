@@ -1,0 +1,100 @@
+"""`while` loops whose carried tensors get shorter (merging, popping, pruning):
+
+    while bool((ranks < NO_MERGE).any()):
+        p = int(torch.argmin(ranks))
+        ids = torch.cat([ids[:p], merged, ids[p + 2 :]])     # one entry fewer every iteration
+        ranks = pair_ranks(ids)
+
+torch.while_loop carries values of one shape. A probe of one iteration (traced, its nodes dead) tells
+which carried values change shape: each must change along one dim, to a size not larger than before.
+Such a value is carried as a buffer of its size before the loop and its current length; the test and
+the body see the buffer's first ``length`` entries (an unbacked size inside the loop), and what the
+body returns is written back into the buffer's first entries. After the loop the value is the
+buffer's first ``length`` entries: a data-dependent size, as eagerly. A value that grows past its size
+before the loop on some input fails the loop's size check at run time (verification reports it).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.fx.experimental.symbolic_shapes import statically_known_true
+
+from deploy.rewriters import operators, trace_state
+from deploy.rewriters.loop_common import _as_loop_body_probe, clone_all, in_loop_body
+from deploy.rewriters.shape_cond import same_shape, same_size
+from deploy.rewriters.values import as_predicate, as_tensor_value
+
+
+def shrunk_while(while_loop, graph_cond, graph_body, carried: tuple):
+    """``while_loop`` over ``carried`` with the values that shrink carried as buffers and lengths;
+    the loop's values, or None when they change otherwise (the caller shows the first error)."""
+    if torch.compiler.is_dynamo_compiling() or trace_state.TRACE_STATE.in_loop_body:
+        return None
+    try:
+        shrinking = shrinking_dims(graph_body, carried)
+        if not shrinking:
+            return None
+        lengths = tuple(_size_tensor(carried[p].shape[d]) for p, d in shrinking.items())
+        count = len(carried)
+
+        def current(values: tuple) -> list:
+            out = list(values[:count])
+            for (position, dim), length in zip(shrinking.items(), values[count:]):
+                out[position] = out[position].narrow(dim, 0, _length(length, out[position].shape[dim]))
+            return out
+
+        def cond(*values):
+            return as_predicate(graph_cond(*current(values))).clone()
+
+        def body(*values):
+            new = [as_tensor_value(v) for v in graph_body(*current(values))]
+            sizes = []
+            for position, dim in shrinking.items():
+                buffer, value = values[position], new[position]
+                torch._check(value.shape[dim] <= buffer.shape[dim])
+                positions = torch.arange(value.shape[dim], dtype=torch.int64)
+                new[position] = buffer.index_copy(dim, positions, value)
+                sizes.append(_size_tensor(value.shape[dim]))
+            return clone_all((*new, *sizes))
+
+        result = in_loop_body(while_loop, cond, body, (*carried, *lengths))
+    except Exception:  # torch's many internal error types: the caller shows the loop's first error
+        return None
+    return tuple(current(tuple(result)))
+
+
+def shrinking_dims(graph_body, carried: tuple) -> dict[int, int]:
+    """{carried position: dim} for the values one probed iteration makes shorter along one dim;
+    empty when some value changes otherwise (dtype, rank, several dims, a growth)."""
+    with _as_loop_body_probe():
+        new_values = [as_tensor_value(v) for v in graph_body(*operators.fresh_copies(tuple(carried)))]
+    dims = {}
+    for position, (old, new) in enumerate(zip(carried, new_values)):
+        if not isinstance(new, torch.Tensor) or same_shape(old, new):
+            continue
+        if new.dtype != old.dtype or new.dim() != old.dim():
+            return {}
+        changed = [d for d in range(old.dim()) if not same_size(old.shape[d], new.shape[d])]
+        if len(changed) != 1 or not _not_larger(new.shape[changed[0]], old.shape[changed[0]]):
+            return {}
+        dims[position] = changed[0]
+    return dims
+
+
+def _not_larger(new, old) -> bool:
+    """False when ``new`` is surely larger; sizes torch cannot compare (data-dependent ones, as
+    ``ids[:p]`` gives) are checked when the loop runs."""
+    if isinstance(new, int) and isinstance(old, int):
+        return new <= old
+    return not statically_known_true(new > old)
+
+
+def _size_tensor(size) -> torch.Tensor:
+    return torch.full((), 1, dtype=torch.int64) * size
+
+
+def _length(length: torch.Tensor, high) -> object:
+    size = length.item()
+    torch._check(size >= 0)
+    torch._check(size <= high)
+    return size
