@@ -213,6 +213,20 @@ def linspace(start, end, steps, **kwargs) -> torch.Tensor:
     return torch.where(index < halfway, ahead, behind).to(dtype)
 
 
+def unfold(value, dimension, size, step):
+    """``value.unfold(dimension, size, step)``; while exporting with a symbolic ``size`` (``T // 2``
+    of a dynamic ``T``) a gather of the windows' positions, since Tensor.unfold takes a specialised
+    int there: the windows of the example's size only."""
+    if not (isinstance(value, torch.Tensor) and value.dim() and is_tracing() and is_sym_int(size)):
+        return value.unfold(dimension, size, step)
+    dim = dimension % value.dim()
+    count = (value.shape[dim] - size) // step + 1
+    index = torch.arange(count, dtype=torch.int64).unsqueeze(1) * step + torch.arange(size, dtype=torch.int64)
+    windows = value.index_select(dim, index.reshape(-1))
+    shape = (*value.shape[:dim], count, size, *value.shape[dim + 1 :])
+    return windows.reshape(shape).movedim(dim + 1, -1)
+
+
 def one_hot(fn, indices, num_classes=-1):
     """``F.one_hot(k, n)`` (``fn`` the function the user's code names); while exporting with a
     symbolic ``n`` (a dynamic size) a comparison with an arange, since torch's one_hot fixes ``n`` to

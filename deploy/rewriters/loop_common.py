@@ -6,6 +6,7 @@ import contextlib
 
 import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
+from torch.utils import _pytree as pytree
 
 from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.closures import unbacked_closures_as_tensors
@@ -66,6 +67,7 @@ def check_supported(site: sites.Site) -> None:
 def in_loop_body(operator, *args):
     """Run a loop higher-order op with the in-loop-body flag set while torch traces its body."""
     previous = trace_state.set_in_loop_body(True)
+    _static_zero_one_dims(args)
     try:
         with unbacked_closures_as_tensors(*(a for a in args if callable(a))):
             state = trace_state.TRACE_STATE
@@ -81,6 +83,22 @@ def in_loop_body(operator, *args):
                     state.conds_in_body = True
     finally:
         trace_state.set_in_loop_body(previous)
+
+
+def _static_zero_one_dims(args: tuple) -> None:
+    """The loop's inputs keep their dims of size 0 or 1 static inside the graph op. torch compiles
+    the op with every dim of its inputs duck-sized, which specialises 0 and 1 as usual, but not in the
+    size-oblivious retry (exporter/export._size_oblivious): there a (1,)-shaped loop variable becomes
+    a size symbol inside the loop, and a body that gives it a static shape (`.view(1)` on one branch
+    of a cond) no longer matches it. The dims are recorded as `torch._dynamo.mark_static` records them
+    (which, while exporting, only forces sizes inside dynamo)."""
+    if torch.compiler.is_dynamo_compiling():  # a nested loop: its inputs are the traced body's
+        return
+    for value in pytree.tree_leaves(args):
+        if isinstance(value, torch.Tensor):
+            dims = {d for d, size in enumerate(value.shape) if isinstance(size, int) and size in (0, 1)}
+            if dims:
+                value._dynamo_static_indices = getattr(value, "_dynamo_static_indices", set()) | dims
 
 
 def to_tensor_predicate(value: object) -> torch.Tensor:

@@ -15,6 +15,7 @@ from deploy.rewriters.casts import (
     one_hot,
     tensor,
     transposed,
+    unfold,
 )
 from deploy.rewriters.choice import pick
 from deploy.rewriters.list_builtins import list_, sum_
@@ -76,5 +77,6 @@ __all__ = [
     "tensor",
     "transposed",
     "truncate",
+    "unfold",
     "while_stmt",
 ]

@@ -11,7 +11,8 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
 - ``torch.stack(xs)`` / ``torch.cat(xs)`` -> runtime versions that also accept the stacked list a
   converted loop leaves in ``xs``.
 - ``torch.tensor(number)`` -> ``torch.full`` while exporting (no ``detach_`` in graph-op bodies);
-  ``torch.linspace(a, b, n)`` over a symbolic ``n`` -> an arange (torch's needs a specialised int).
+  ``torch.linspace(a, b, n)`` over a symbolic ``n`` -> an arange (torch's needs a specialised int);
+  ``x.unfold(d, n, k)`` over a symbolic ``n`` -> a gather of the windows (the same reason).
 - ``w.T`` / ``w.mT`` -> runtime calls (a permute traced in the body, not a lifted aliasing input).
 """
 
@@ -49,6 +50,17 @@ def _is_one_hot(func: ast.expr, node: ast.Call) -> bool:
     )
 
 
+def _is_unfold(func: ast.expr, node: ast.Call) -> bool:
+    """``x.unfold(dim, size, step)`` on anything but ``self`` (checked to be a tensor at run time)."""
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "unfold"
+        and not (isinstance(func.value, ast.Name) and func.value.id == "self")
+        and len(node.args) == 3
+        and not node.keywords
+    )
+
+
 class _CallRewriter(ast.NodeTransformer):
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -79,6 +91,9 @@ class _CallRewriter(ast.NodeTransformer):
         if _is_torch_attr(func, "linspace") and len(node.args) == 3:
             self.ctx.rewrote = True  # `torch.linspace(-1, 1, x.shape[1])` in a helper without control flow
             return ast.copy_location(ast.Call(rt("linspace"), node.args, node.keywords), node)
+        if _is_unfold(func, node):
+            self.ctx.rewrote = True  # `frame.unfold(0, T // 2, 1)`: Tensor.unfold fixes its window size
+            return ast.copy_location(ast.Call(rt("unfold"), [func.value, *node.args], []), node)
         if _is_one_hot(func, node):
             self.ctx.rewrote = True  # `F.one_hot(k, x.shape[0])`: one_hot fixes its class count
             return ast.copy_location(ast.Call(rt("one_hot"), [func, *node.args], []), node)

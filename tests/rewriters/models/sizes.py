@@ -181,6 +181,18 @@ class PadToMultipleOfFour(nn.Module):
         return ((self.dec(torch.relu(self.enc(x))) - x) ** 2).mean(dim=1)[:, :length]
 
 
+class LagWindows(nn.Module):
+    """Windows at lags 0..3 as long as the frame allows (``x.unfold(0, n - 3, 1)`` of a dynamic
+    ``n``), then the best lag if one clearly stands out."""
+
+    def forward(self, x):
+        frames = x.unfold(0, x.shape[0] - 3, 1)
+        d = ((frames - frames[0]) ** 2).mean(1)
+        if d[1:].min() < 0.5 * d.mean():
+            return d, d[1:].argmin() + 1
+        return d, torch.zeros((), dtype=torch.int64)
+
+
 CASES = [
     Case(
         "size_branch_on_a_remainder",
@@ -268,5 +280,13 @@ CASES = [
         ],
         ({1: torch.export.Dim("frames", min=4, max=64)},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "unfold_by_a_dynamic_window",
+        seeded(LagWindows),
+        (torch.sin(torch.arange(24.0)),),
+        [(torch.sin(torch.arange(9.0) * 2.1),), (torch.ones(16),), (torch.randn(40),)],
+        ({0: torch.export.Dim("n", min=5, max=64)},),
+        constructs=("if->cond",),
     ),
 ]
