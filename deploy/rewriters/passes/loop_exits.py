@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.analysis import has_node
+from deploy.rewriters.analysis import assigned_names, has_node
 from deploy.rewriters.passes.base import Context, Pass, map_blocks, name
 
 _LOOPS = (ast.For, ast.While)
@@ -129,7 +129,8 @@ class ReturnsInLoopsToBreaks(Pass):
         if id(loop) not in marked or not has_node(loop.body, (ast.Return,)):
             return None
         exits: list[tuple[str, ast.Return]] = []
-        loop.body = self._replace(loop.body, _counter(loop), exits, ctx, captures)
+        locals_ = assigned_names(loop.body) - _counter(loop)
+        loop.body = self._replace(loop.body, (_counter(loop), locals_), exits, ctx, captures)
         before = [ast.Assign([name(flag, True)], ast.Constant(False)) for flag, _ in exits]
         after = []
         for flag, ret in exits:
@@ -144,16 +145,21 @@ class ReturnsInLoopsToBreaks(Pass):
         return out
 
     def _replace(
-        self, stmts, targets: set[str], exits: list, ctx: Context, captures: list[str]
+        self, stmts, targets: tuple[set[str], set[str]], exits: list, ctx: Context, captures: list[str]
     ) -> list[ast.stmt]:
         out: list[ast.stmt] = []
+        counters, locals_ = targets
         for stmt in stmts:
             if isinstance(stmt, ast.Return):
                 flag = ctx.fresh("exit")
                 value = stmt.value
                 read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} if value else set()
-                renames = {t: ctx.fresh("at") for t in sorted(targets & read)}
+                renames = {t: ctx.fresh("at") for t in sorted(counters & read)}
                 captures.extend(renames.values())
+                # values the body assigns (`lo, hi = table[r]` before `return f(lo, hi)`): read after
+                # the loop only where the `return` ran, so a copy with no value before the loop is a
+                # result slot (a placeholder on the paths that never set it), not a local one path lacks
+                renames.update({t: ctx.fresh("last") for t in sorted((locals_ - counters) & read)})
                 for target, copy in renames.items():
                     out.append(ast.copy_location(ast.Assign([name(copy, True)], name(target)), stmt))
                 if renames:

@@ -140,8 +140,8 @@ def _symbolic_scalar_operands(program: Any) -> None:
 
 
 def _distinct_graph_op_operands(program: Any) -> None:
-    """Views passed into a graph op (``dx, dy = disp[0], disp[1]`` read by a nested cond's branches)
-    share storage, and torch.onnx's decompositions refuse a cond or loop whose inputs may alias
+    """Views passed into a graph op (``dx, dy = disp[0], disp[1]`` read by a nested cond's branches,
+    ``x, y, vx, vy = ball.unbind(0)``) share storage, and torch.onnx's decompositions refuse a cond or loop whose inputs may alias
     ("cond_true might be aliasing the input"): each such operand is passed as a copy."""
     import torch
 
@@ -216,6 +216,12 @@ def _constant_cond_outputs(program: Any) -> None:
 
 
 def _is_view(node: Any) -> bool:
+    """A view op's result, or an entry of one's list (``x, y = ball.unbind(0)``)."""
+    import operator
+
+    if node.op == "call_function" and node.target is operator.getitem and node.args:
+        source = node.args[0]
+        return hasattr(source, "op") and _is_view(source)
     schema = getattr(node.target, "_schema", None) if node.op == "call_function" else None
     return bool(schema and schema.returns and schema.returns[0].alias_info is not None)
 

@@ -55,6 +55,28 @@ class PickUnseenGroups(nn.Module):
         return torch.stack(picks)
 
 
+def piecewise(c, table):
+    for r in range(table.shape[0]):
+        if c <= table[r, 1]:
+            c_lo, c_hi, i_lo, i_hi = table[r].unbind(0)
+            return (i_hi - i_lo) / (c_hi - c_lo) * (c - c_lo) + i_lo
+    return torch.full((), 500.0)
+
+
+class PiecewiseIndex(nn.Module):
+    """A breakpoint table's linear interpolation: the values the `return` reads are unpacked just
+    before it, in the loop body (they have no value before the loop nor on the rows skipped)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer(
+            "table", torch.tensor([[0.0, 12.0, 0, 50], [12.1, 35.4, 51, 100], [35.5, 55.4, 101, 150]])
+        )
+
+    def forward(self, reading):
+        return torch.stack([piecewise(reading[0], self.table), piecewise(reading[1], self.table)])
+
+
 def _picks(scores, groups, count):
     return torch.tensor(scores), torch.tensor(groups), torch.tensor(count)
 
@@ -85,5 +107,11 @@ CASES = [
             _picks([0.4, 0.1, 0.8, 0.6], [1, 1, 1, 2], 2),
         ],
         ({0: BINS}, {0: BINS}, None),
+    ),
+    Case(
+        "return_in_a_loop_reading_values_unpacked_just_before_it",
+        seeded(PiecewiseIndex),
+        (torch.tensor([22.0, 6.0]),),
+        [(torch.tensor([40.0, 80.0]),), (torch.tensor([1.0, 13.0]),)],
     ),
 ]

@@ -185,6 +185,20 @@ class SwipeDirection(nn.Module):
         return torch.softmax(prior * 2.0, -1)
 
 
+
+class BallToLine(nn.Module):
+    """`x, y, vx, vy = ball.unbind(0)`: four views of one tensor passed to a cond and a loop
+    (torch.onnx's decompositions refused the cond as "aliasing the input")."""
+
+    def forward(self, ball):
+        x, y, vx, vy = ball.unbind(0)
+        if vx <= 0:
+            return y
+        while x < 1.0:
+            x = x + vx
+            y = y + vy
+        return y
+
 CASES = [
     Case(
         "torch_tensor_constant_in_branch",
@@ -274,5 +288,12 @@ CASES = [
             (torch.full((2, 2), 0.01),),
         ],
         constructs=("if->cond",),
+    ),
+    Case(
+        "cond_and_loop_reading_the_parts_of_an_unbind",
+        seeded(BallToLine),
+        (torch.tensor([0.1, 0.3, 0.2, 0.05]),),
+        [(torch.tensor([0.5, 0.2, -0.1, 0.0]),), (torch.tensor([1.5, 0.2, 0.1, 0.0]),)],
+        constructs=("if->cond", "while->while_loop"),
     ),
 ]
