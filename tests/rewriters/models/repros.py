@@ -185,7 +185,6 @@ class SwipeDirection(nn.Module):
         return torch.softmax(prior * 2.0, -1)
 
 
-
 class BallToLine(nn.Module):
     """`x, y, vx, vy = ball.unbind(0)`: four views of one tensor passed to a cond and a loop
     (torch.onnx's decompositions refused the cond as "aliasing the input")."""
@@ -198,6 +197,7 @@ class BallToLine(nn.Module):
             x = x + vx
             y = y + vy
         return y
+
 
 CASES = [
     Case(
