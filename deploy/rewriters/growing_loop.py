@@ -61,16 +61,26 @@ def growth_of(start, body_fn, carried: tuple) -> dict[int, tuple[int, int]] | No
     for position, (old, new) in enumerate(zip(carried, new_values)):
         if not isinstance(new, torch.Tensor) or same_shape(old, new):
             continue
-        if new.dtype != old.dtype or new.dim() != old.dim():
-            return None
-        dims = [d for d in range(old.dim()) if not same_size(old.shape[d], new.shape[d])]
-        if len(dims) != 1:
-            return None
-        step = _static(new.shape[dims[0]] - old.shape[dims[0]])
+        dim = changed_dim(old, new)
+        step = None if dim is None else _static(new.shape[dim] - old.shape[dim])
         if step is None or step <= 0:
             return None
-        growth[position] = (dims[0], step)
+        growth[position] = (dim, step)
     return growth or None
+
+
+def changed_dim(old: torch.Tensor, new: torch.Tensor) -> int | None:
+    """The one dim along which ``new`` differs in size from ``old``; None when the dtype or rank
+    differs too, or several dims do."""
+    if new.dtype != old.dtype or new.dim() != old.dim():
+        return None
+    dims = [d for d in range(old.dim()) if not same_size(old.shape[d], new.shape[d])]
+    return dims[0] if len(dims) == 1 else None
+
+
+def size_tensor(size) -> torch.Tensor:
+    """A size (int or symbolic) as a 0-d int64 tensor, as a graph loop carries it."""
+    return torch.full((), 1, dtype=torch.int64) * size
 
 
 def iterations_left(start, stop, step) -> object:
@@ -90,7 +100,7 @@ def as_buffers(carried: tuple, growth: dict, iterations) -> tuple[tuple, tuple]:
         buffer = value.new_zeros(shape)
         positions = torch.arange(value.shape[dim], dtype=torch.int64)
         values[position] = buffer.index_copy(dim, positions, value)
-        lengths.append(torch.full((), 1, dtype=torch.int64) * value.shape[dim])
+        lengths.append(size_tensor(value.shape[dim]))
     return tuple(values), tuple(lengths)
 
 
@@ -109,7 +119,7 @@ def wrap_body(body_fn, growth: dict, carried_count: int, minimum: dict):
             value = as_tensor_value(new_values[position])
             positions = torch.arange(value.shape[dim], dtype=torch.int64)
             new_values[position] = buffers[position].index_copy(dim, positions, value)
-            new_lengths.append(torch.full((), 1, dtype=torch.int64) * value.shape[dim])
+            new_lengths.append(size_tensor(value.shape[dim]))
         return (*new_values, *new_lengths), appended
 
     return body

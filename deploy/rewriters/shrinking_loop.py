@@ -20,8 +20,9 @@ import torch
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from deploy.rewriters import operators, trace_state
+from deploy.rewriters.growing_loop import _length, changed_dim, size_tensor
 from deploy.rewriters.loop_common import _as_loop_body_probe, clone_all, in_loop_body
-from deploy.rewriters.shape_cond import same_shape, same_size
+from deploy.rewriters.shape_cond import same_shape
 from deploy.rewriters.values import as_predicate, as_tensor_value
 
 
@@ -34,13 +35,13 @@ def shrunk_while(while_loop, graph_cond, graph_body, carried: tuple):
         shrinking = shrinking_dims(graph_body, carried)
         if not shrinking:
             return None
-        lengths = tuple(_size_tensor(carried[p].shape[d]) for p, d in shrinking.items())
+        lengths = tuple(size_tensor(carried[p].shape[d]) for p, d in shrinking.items())
         count = len(carried)
 
         def current(values: tuple) -> list:
             out = list(values[:count])
             for (position, dim), length in zip(shrinking.items(), values[count:]):
-                out[position] = out[position].narrow(dim, 0, _length(length, out[position].shape[dim]))
+                out[position] = out[position].narrow(dim, 0, _length(length, 0, out[position].shape[dim]))
             return out
 
         def cond(*values):
@@ -54,7 +55,7 @@ def shrunk_while(while_loop, graph_cond, graph_body, carried: tuple):
                 torch._check(value.shape[dim] <= buffer.shape[dim])
                 positions = torch.arange(value.shape[dim], dtype=torch.int64)
                 new[position] = buffer.index_copy(dim, positions, value)
-                sizes.append(_size_tensor(value.shape[dim]))
+                sizes.append(size_tensor(value.shape[dim]))
             return clone_all((*new, *sizes))
 
         result = in_loop_body(while_loop, cond, body, (*carried, *lengths))
@@ -72,12 +73,10 @@ def shrinking_dims(graph_body, carried: tuple) -> dict[int, int]:
     for position, (old, new) in enumerate(zip(carried, new_values)):
         if not isinstance(new, torch.Tensor) or same_shape(old, new):
             continue
-        if new.dtype != old.dtype or new.dim() != old.dim():
+        dim = changed_dim(old, new)
+        if dim is None or not _not_larger(new.shape[dim], old.shape[dim]):
             return {}
-        changed = [d for d in range(old.dim()) if not same_size(old.shape[d], new.shape[d])]
-        if len(changed) != 1 or not _not_larger(new.shape[changed[0]], old.shape[changed[0]]):
-            return {}
-        dims[position] = changed[0]
+        dims[position] = dim
     return dims
 
 
@@ -87,14 +86,3 @@ def _not_larger(new, old) -> bool:
     if isinstance(new, int) and isinstance(old, int):
         return new <= old
     return not statically_known_true(new > old)
-
-
-def _size_tensor(size) -> torch.Tensor:
-    return torch.full((), 1, dtype=torch.int64) * size
-
-
-def _length(length: torch.Tensor, high) -> object:
-    size = length.item()
-    torch._check(size >= 0)
-    torch._check(size <= high)
-    return size
