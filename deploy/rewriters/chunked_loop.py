@@ -24,6 +24,7 @@ from deploy.errors import NotDeployableError
 from deploy.rewriters import trace_state
 from deploy.rewriters.buffered_loop import buffered_for, trip_count
 from deploy.rewriters.loop_common import probe_iteration
+from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.size_facts import define
 from deploy.rewriters.values import as_tensor_value, is_sym_int
@@ -87,7 +88,8 @@ def probe_examples(start, body_fn, carried: tuple, accumulators: tuple) -> list 
     """Shapes for the buffers of a loop whose lists may stay empty; None (peel instead) when the
     probe fails or gives values that are not tensors."""
     try:
-        examples = probe(start, body_fn, carried)
+        with kept_on_failure():
+            examples = probe(start, body_fn, carried)
     except NotDeployableError:
         raise
     except Exception:  # torch's many internal error types: the peeled first iteration will say

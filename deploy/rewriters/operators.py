@@ -17,6 +17,7 @@ from deploy.errors import NotDeployableError
 from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.int_outputs import differing_ints_as_tensors
+from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.selects import _decode, _encode, _where, select, select_at_top_level
 from deploy.rewriters.shape_cond import (
@@ -237,7 +238,8 @@ def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id
     resizing = resize_layouts(then_fn, else_fn, _encode)
     if resizing is not None:
         try:
-            result = shape_cond(as_predicate(pred), then_fn, else_fn, _encode, _decode, resizing)
+            with kept_on_failure():
+                result = shape_cond(as_predicate(pred), then_fn, else_fn, _encode, _decode, resizing)
         except NotDeployableError:
             raise
         except Exception:

@@ -9,6 +9,7 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
+from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.shape_cond import same_shape, same_size
 from deploy.rewriters.size_facts import equal_at_run_time, involves_unbacked, with_size
@@ -112,11 +113,12 @@ def select_at_top_level(pred, then_fn, else_fn):
     if torch.compiler.is_dynamo_compiling() or not isinstance(pred, torch.Tensor):
         return None
     try:
-        then_out, else_out = then_fn(), else_fn()
-        pred = as_predicate(pred)
-        selected = select(pred, lambda: then_out, lambda: else_out)
-        if selected is None:
-            selected = padded_select(pred, lambda: then_out, lambda: else_out, _where)
+        with kept_on_failure():
+            then_out, else_out = then_fn(), else_fn()
+            pred = as_predicate(pred)
+            selected = select(pred, lambda: then_out, lambda: else_out)
+            if selected is None:
+                selected = padded_select(pred, lambda: then_out, lambda: else_out, _where)
         return selected
     except NotDeployableError:
         raise

@@ -25,6 +25,7 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, guard_o
 from torch.utils import _pytree as pytree
 
 from deploy.rewriters import sites
+from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.size_facts import define_choice
 from deploy.rewriters.values import is_sym_int
 
@@ -121,7 +122,7 @@ def probed(fn, record: bool = True):
     env = mode.shape_env if mode else None
     pending = list(env.pending_fresh_unbacked_symbols) if env is not None and not record else None
     try:
-        with guards, nodes, sites.probing():
+        with guards, nodes, sites.probing(), kept_on_failure():
             return fn()
     finally:
         if pending is not None:  # unbacked ints made off the graph (a nested cond's) bind to no node

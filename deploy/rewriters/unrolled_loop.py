@@ -20,6 +20,7 @@ from __future__ import annotations
 import torch
 
 from deploy.errors import NotDeployableError
+from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.selects import _where
 from deploy.rewriters.values import as_predicate, as_tensor_value
@@ -41,7 +42,8 @@ def try_unrolled(start, stop, step, body_fn, args, accumulators, break_index) ->
     if accumulators or not can_unroll(start, stop, step):
         return None
     try:
-        return unrolled_for(start, stop, step, body_fn, args, break_index)
+        with kept_on_failure():
+            return unrolled_for(start, stop, step, body_fn, args, break_index)
     except NotDeployableError:
         raise
     except Exception:  # torch's many internal error types: the while_loop error is the one to show

@@ -101,6 +101,36 @@ class DecoratedForward(nn.Module):
         return x - 1
 
 
+class ImpactWindow(nn.Module):
+    """A return guard whose other path cuts a window at a data-dependent index, pads it when short
+    and runs a Sequential on it: a probe of that path fails inside a submodule, and the export goes
+    on another way (the tracer's stack of open module calls must not keep the failed call)."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Sequential(nn.Conv1d(3, 4, 3, padding=1), nn.ReLU(), nn.Conv1d(4, 4, 3, padding=1))
+        self.head = nn.Linear(4, 1)
+
+    def forward(self, acc):
+        mag = acc.norm(dim=1)
+        if mag.max() < 2.0:
+            return torch.zeros(1), torch.tensor(-1)
+        idx = int(torch.argmax(mag).item())
+        post = acc[idx : idx + 8]
+        if post.shape[0] < 8:
+            post = nn.functional.pad(post, (0, 0, 0, 8 - post.shape[0]))
+        prob = torch.sigmoid(self.head(self.enc(post.t().unsqueeze(0)).mean(-1))).view(1)
+        prob = prob if post[-4:, 2].abs().mean() < 0.5 else prob * 0.5
+        return prob, torch.tensor(idx)
+
+
+def _impact(n: int, at: int | None) -> torch.Tensor:
+    acc = torch.randn(n, 3, generator=torch.Generator().manual_seed(n)) * 0.1
+    if at is not None:
+        acc[at] = torch.tensor([1.5, 2.0, 3.0])
+    return acc
+
+
 CASES = [
     Case(
         "helper_function",
@@ -135,6 +165,14 @@ CASES = [
         seeded(DecoratedForward),
         (torch.randn(3),),
         [(torch.ones(3),), (-torch.ones(3),), (torch.tensor([2.0, -0.5, -0.5]),)],
+        constructs=("if->cond",),
+    ),
+    Case(
+        "submodule_after_a_failed_probe",
+        seeded(ImpactWindow),
+        (_impact(32, 10),),
+        [(_impact(40, None),), (_impact(20, 17),), (_impact(64, 3),)],
+        dynamic_shapes=({0: torch.export.Dim("samples", min=8, max=128)},),
         constructs=("if->cond",),
     ),
 ]
