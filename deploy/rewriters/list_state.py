@@ -8,7 +8,7 @@
 A graph loop carries tensors only. A list (or tuple) variable of a fixed length is carried as one
 value per entry: the loop's operators see the entries, the body the list rebuilt from them, and the
 list the body hands back is split again (it must keep its length). After the loop the variable is
-a list again.
+a list again. A list the loop appends to is carried as rows instead (row_lists.py).
 """
 
 from __future__ import annotations
@@ -32,7 +32,10 @@ class ListState:
     """How the loop variables ``args`` flatten: per variable None (as is) or its list's length/type."""
 
     def __init__(self, args: tuple, names: tuple[str, ...], site_id: int):
-        self.layout = [(type(v), len(v)) if _is_state_list(v) else None for v in args]
+        rows = sites.get_site(site_id).row_appends  # lists the loop appends to: rows (row_lists.py)
+        self.layout = [
+            (type(v), len(v)) if _is_state_list(v) and n not in rows else None for v, n in zip(args, names)
+        ]
         self.site_id = site_id
         self.names = tuple(
             n2

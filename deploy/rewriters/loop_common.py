@@ -11,7 +11,14 @@ from torch.utils import _pytree as pytree
 from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.operators import _explain, _nested_deploy_error, marked_site_error
-from deploy.rewriters.values import Undefined, as_tensor_value, is_sym_bool, is_symbolic, is_tracing
+from deploy.rewriters.values import (
+    Undefined,
+    as_tensor_value,
+    is_sym_bool,
+    is_sym_int,
+    is_symbolic,
+    is_tracing,
+)
 
 
 def iterations_label(count: int) -> str:
@@ -203,3 +210,27 @@ def _probe_values(run, values: tuple):
             return run(operators.fresh_copies(values))
     except Exception:  # torch's many internal error types: the loop reports the variable as before
         return None
+
+
+def sizes_kept(body_fn):
+    """``body_fn`` (index, *values) -> (values, appended) whose carried tensors keep the sizes they
+    came in with: torch gives a carried value's data-dependent size a new symbol inside the body
+    (``prev`` of ``u5`` rows), and a value rebuilt there from another `.item()` of the same length
+    (``torch.stack(cur)`` of ``lb + 1`` rows: ``u1 + 1``) cannot be proved that size. Each symbolic
+    dim is read back at the incoming size (a gather of positions ``0 .. size - 1``, clamped): the
+    same values wherever the sizes agree, as they must eagerly. A last resort
+    (loop_operators._graph_or_grown), tried when the loop fails otherwise."""
+
+    def body(index, *values):
+        new_values, appended = body_fn(index, *values)
+        kept = []
+        for old, new in zip(values, new_values):
+            if isinstance(old, torch.Tensor) and isinstance(new, torch.Tensor) and old.dim() == new.dim():
+                for dim, (a, b) in enumerate(zip(old.shape, new.shape)):
+                    if is_sym_int(a):  # (dynamo traces this: no shape-env queries)
+                        positions = torch.arange(a, device=new.device).clamp(max=b - 1)
+                        new = new.index_select(dim, positions)
+            kept.append(new)
+        return type(new_values)(kept) if isinstance(new_values, tuple) else kept, appended
+
+    return body

@@ -34,6 +34,7 @@ from deploy.rewriters.loop_common import (
     loop_error,
     placeholders_for_undefined,
     python_while,
+    sizes_kept,
     to_tensor_predicate,
 )
 from deploy.rewriters.operators import fresh_copies
@@ -206,9 +207,16 @@ def _graph_or_grown(start, stop, step, body_fn, args, accumulators, names, site_
         grown = grown_for(
             _graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, break_index
         )
-        if grown is None:
+        if grown is not None:
+            return grown
+        if not is_tracing():
             raise
-        return grown
+        try:  # values whose data-dependent sizes torch cannot prove kept (loop_common.sizes_kept)
+            kept = sizes_kept(body_fn)
+            return _graph_for(start, stop, step, kept, args, accumulators, names, site_id, break_index)
+        except Exception:  # torch's many internal error types: the first error is shown
+            pass
+        raise
 
 
 def _prepended(values: object, size: int) -> object:

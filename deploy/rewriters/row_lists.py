@@ -23,6 +23,7 @@ from typing import NamedTuple
 import torch
 from torch.utils import _pytree as pytree
 
+from deploy.rewriters import sites
 from deploy.rewriters.values import StackedList
 
 _RECORDING: list[dict] = []  # while probing: {list name: (row shape, dtype, append sites seen)}
@@ -100,26 +101,37 @@ def recording():
         _RECORDING.pop()
 
 
-def lists_as_rows(args: tuple, names: tuple[str, ...], trips, probe) -> tuple | None:
+def lists_as_rows(args: tuple, names: tuple[str, ...], trips, probe, static: dict) -> tuple | None:
     """The loop variables with each Python list (of tensors) made a RowList with room for ``trips``
-    iterations; ``probe(values)`` traces one iteration (for empty lists' row shapes). None when no
-    variable is a list, or a list's rows cannot be made one tensor."""
+    iterations; ``probe(values)`` traces one iteration (for empty lists' row shapes), None inside a
+    body dynamo traces (no probe there: the rows already in the list give the shape). ``static``:
+    the appends the loop body holds per list (Site.row_appends). None when no variable is a list,
+    or a list's rows cannot be made one tensor."""
     positions = [i for i, v in enumerate(args) if isinstance(v, list)]
     if not positions:
         return None
     if not all(isinstance(v, torch.Tensor) for i in positions for v in args[i]):
         return None
-    with recording() as record:
-        try:
-            probe(args)
-        except Exception:  # torch's many internal error types: the loop reports its own error
-            return None
+    record = {}
+    if probe is None:
+        for i in positions:
+            if not args[i] or static.get(names[i], (None,))[0] is None:
+                return None
+            record[names[i]] = (tuple(args[i][0].shape), args[i][0].dtype, 0)
+    else:
+        with recording() as record:
+            try:
+                probe(args)
+            except Exception:  # torch's many internal error types: the loop reports its own error
+                return None
     out = list(args)
     for i in positions:
         name, existing = names[i], args[i]
         if name not in record:
             return None  # no append in the body reached: the list is only read
         shape, dtype, sites = record[name]
+        if static.get(name, (None,))[0] is not None:
+            sites = static[name][0]  # every append statement, also a branch's the probe skipped
         rows = [torch.as_tensor(v) for v in existing]
         if any(tuple(r.shape) != tuple(shape) for r in rows):
             return None
@@ -140,9 +152,19 @@ def unflatten(leaves, spec) -> tuple:
     return tuple(pytree.tree_unflatten(list(leaves), spec))
 
 
-def after_loop(values: tuple) -> tuple:
-    """RowLists back to lists (StackedList of their rows) once the loop is done."""
-    return tuple(v.to_stacked() if isinstance(v, RowList) else v for v in values)
+def after_loop(values: tuple, names: tuple = (), exact: set[str] = frozenset()) -> tuple:
+    """RowLists back to lists (StackedList of their rows) once the loop is done; a list in ``exact``
+    (every iteration made all its appends, Site.row_appends) filled its buffer: all of it, with the
+    size the buffer was made with rather than a data-dependent count (`prev = torch.stack(cur)`
+    then keeps the shape the enclosing loop carries)."""
+    return tuple(
+        (StackedList([], v.buffer) if n in exact else v.to_stacked()) if isinstance(v, RowList) else v
+        for v, n in zip(values, names or (None,) * len(values))
+    )
+
+
+def _exact(static: dict, break_index: int) -> set[str]:
+    return {n for n, (_, exact) in static.items() if exact} if break_index < 0 else set()
 
 
 def _flattened(values: tuple, names: tuple) -> tuple:
@@ -164,9 +186,11 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
     from deploy.rewriters.operators import fresh_copies
     from deploy.rewriters.values import as_tensor_value, is_sym_int
 
-    if any(isinstance(v, RowList) for v in args):
+    static = sites.get_site(site_id).row_appends
+    carried_on = any(isinstance(v, RowList) for v in args)
+    if carried_on:
         converted = args  # a loop nested in one that carries the list: carried on as it is
-    elif torch.compiler.is_dynamo_compiling() or not any(isinstance(v, list) for v in args):
+    elif not any(isinstance(v, list) for v in args):
         return None
     else:
         if isinstance(stop, torch.Tensor):
@@ -179,7 +203,8 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
             with _as_loop_body_probe():
                 body_fn(as_tensor_value(start), *fresh_copies(values))
 
-        converted = lists_as_rows(args, names, trips, probe)
+        dynamo = torch.compiler.is_dynamo_compiling()  # a loop nested in a traced body: no probe
+        converted = lists_as_rows(args, names, trips, None if dynamo else probe, static)
         if converted is None:
             return None
     leaves, spec, leaf_names = _flattened(converted, names)
@@ -190,7 +215,7 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
 
     values, lists = graph_for(start, stop, step, body, leaves, accumulators, leaf_names, site_id, *rest)
     values = unflatten(values, spec)
-    return (values if converted is args else after_loop(values)), lists
+    return (values if carried_on else after_loop(values, names, _exact(static, rest[0]))), lists
 
 
 def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room):
@@ -213,7 +238,8 @@ def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room):
         with _as_loop_body_probe():
             body_fn(*fresh_copies(values))
 
-    converted = lists_as_rows(args, names, max(room, 0) if isinstance(room, int) else room, probe)
+    static = sites.get_site(site_id).row_appends
+    converted = lists_as_rows(args, names, max(room, 0) if isinstance(room, int) else room, probe, static)
     if converted is None:
         return None
     leaves, spec, leaf_names = _flattened(converted, names)

@@ -50,6 +50,9 @@ class Site:
     window: str  # a few source lines around ``line``, the line marked with ">"
     unsupported: str = ""  # set when the branch body cannot live inside a graph op (why)
     emitted: set[str] = field(default_factory=set)  # graph op kinds emitted while tracing
+    # lists a loop carries as rows (row_lists.py): name -> (appends in the body, or None when a
+    # nested loop appends; whether every iteration makes exactly that many)
+    row_appends: dict[str, tuple[int | None, bool]] = field(default_factory=dict)
 
     def error(self, message: str) -> NotDeployableError:
         if torch.compiler.is_dynamo_compiling():

@@ -49,6 +49,13 @@ def getitem(obj: object, index: object) -> object:
     if not (is_tracing() and isinstance(obj, torch.Tensor)):
         return obj[_plain(index)]
     entries = index if isinstance(index, tuple) else (index,)
+    if isinstance(index, int) and not is_sym_int(index) and obj.dim() and is_sym_int(obj.shape[0]):
+        if in_loop_body_now():
+            # `prev[0]` of a carried value inside a loop body: torch's bounds check on its
+            # data-dependent size would be a guard on the loop's input (passes/subscripts.py)
+            position = torch.full((), index, dtype=torch.int64)
+            entries = (position + obj.shape[0] if index < 0 else position,)
+            index = entries[0]
     if any(_int_list(e) for e in entries):
         # `frame[[11, 13, 15], 2]`: torch would make the list a constant tensor, which in a graph
         # op's body is lifted in a way torch.onnx's decompositions cannot run

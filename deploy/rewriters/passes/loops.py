@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 
+from deploy.rewriters import sites
 from deploy.rewriters.analysis import assigned_names, has_node, read_names
 from deploy.rewriters.passes.base import (
     Context,
@@ -185,6 +186,7 @@ class WhileToLoop(Pass):
         acc_indices = {i for i, _, _ in accumulators}
         rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
         site = ctx.new_site("while", loop, ctx.describe(loop, loop.test), unsupported_reason(rest))
+        sites.get_site(site).row_appends = getattr(loop, "_deploy_row_appends", {})
         if loop.orelse or _keep_python(loop):
             return _guard_python(loop, site)
         carried = state_names(assigned_names(loop.body) & loop_head_live(loop))
@@ -312,6 +314,7 @@ class ForRangeToLoop(Pass):
         acc_indices = {i for i, _, _ in accumulators}
         rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
         site = ctx.new_site("for", loop, header, unsupported_reason(rest))
+        sites.get_site(site).row_appends = getattr(loop, "_deploy_row_appends", {})
         counter = loop.target.id
         if _keep_python(loop) or counter in getattr(loop, "_live_after", set()):
             return _guard_python(loop, site)

@@ -87,7 +87,8 @@ class _Appends(ast.NodeTransformer):
         target = _append_of(node)
         if target not in self.names:
             return self.generic_visit(node)
-        value = call(rt("list_append"), name(target), node.value.args[0], constant(target))
+        row = self.visit(node.value.args[0])  # `cur.append(cur[j] + 1)` reads the list too
+        value = call(rt("list_append"), name(target), row, constant(target))
         return ast.copy_location(ast.Assign([name(target, True)], value), node)
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
@@ -129,9 +130,10 @@ class ListsReadInTheirLoop(Pass):
         bounded = isinstance(loop, ast.While) and getattr(loop, "_deploy_bound", None) is not None
         if not (is_range_loop(loop) or bounded) or loop.orelse:
             return None
-        names = _candidates(loop, _lists_outside(func))
+        names = _candidates(loop, _lists_outside(func, loop))
         if names:
             loop._deploy_row_lists = True  # WhileToLoop passes the bound (the lists' room) on
+            loop._deploy_row_appends = {n: _appends_per_iteration(loop, n) for n in sorted(names)}
             transformer = _Appends(names)
             loop.body = [transformer.visit(stmt) for stmt in loop.body]
             for stmt in loop.body:
@@ -139,12 +141,35 @@ class ListsReadInTheirLoop(Pass):
         return None
 
 
-def _lists_outside(func: ast.FunctionDef) -> set[str]:
-    """Names given a list display outside every loop (`kept = []`, `peaks, rejected = [], []`): a
-    list created in an enclosing loop's body is that iteration's own (``cur = [x]`` per row)."""
-    in_loops = {
-        id(n) for node in _walk(func.body) if isinstance(node, (ast.For, ast.While)) for n in _walk(node.body)
-    }
+def _appends_per_iteration(loop: ast.For | ast.While, target: str) -> tuple[int | None, bool]:
+    """How many appends to ``target`` the loop body holds (None: one in a nested loop), and whether
+    every iteration makes all of them: each is a statement of the body itself and nothing ends an
+    iteration early (`break`, `continue`, `return`) or empties the list."""
+    own, nested, exact = 0, False, True
+    todo = [(stmt, True) for stmt in loop.body]
+    while todo:
+        node, top = todo.pop()
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return)):
+            exact = False
+        if _append_of(node) == target:
+            own += 1
+            exact = exact and top
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == target for t in node.targets
+        ):
+            exact = False  # `kept = []`: a reset
+        if isinstance(node, (ast.For, ast.While)):
+            nested = nested or any(_append_of(n) == target for n in _walk(node.body))
+            continue  # its `break`s are its own
+        todo.extend((c, False) for c in ast.iter_child_nodes(node) if not isinstance(c, _SCOPES))
+    return (None if nested else own), exact and not nested
+
+
+def _lists_outside(func: ast.FunctionDef, loop: ast.For | ast.While) -> set[str]:
+    """Names given a list display outside ``loop`` (`kept = []`, `peaks, rejected = [], []`), also
+    in an enclosing loop's body before it (``cur = [prev[0] + 1]``, a DP row each outer iteration
+    builds in an inner loop): such a list is the enclosing iteration's own, carried by ``loop``."""
+    in_loops = {id(n) for n in _walk(loop.body)}
     lists = set()
     for node in _walk(func.body):
         if not isinstance(node, ast.Assign) or id(node) in in_loops:

@@ -75,10 +75,24 @@ class _LoopIndexRewriter(ast.NodeTransformer):
         if not isinstance(node.ctx, ast.Load):
             return node
         used = {n.id for n in ast.walk(node.slice) if isinstance(n, ast.Name)}
-        if not used & self.counters:
+        if not used & self.counters and not self._position_in_carried(node):
             return node
         return ast.copy_location(
             call(rt("getitem"), node.value, _spans(_index_expr(node), self.counters)), node
+        )
+
+    def _position_in_carried(self, node: ast.Subscript) -> bool:
+        """``prev[0]``, ``row[-1]`` of a value the loop body assigns (carried, a data-dependent size
+        inside the graph loop): read by index_select, since torch's bounds check on such a size
+        becomes a guard on the loop's input it cannot evaluate (subscripts.getitem)."""
+        index = node.slice
+        if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+            index = index.operand
+        return (
+            isinstance(node.value, ast.Name)
+            and node.value.id in self.counters
+            and isinstance(index, ast.Constant)
+            and type(index.value) is int
         )
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:

@@ -58,6 +58,27 @@ class PeakPicker(nn.Module):
         return torch.stack(peaks)
 
 
+class RowByRowDP(nn.Module):
+    """Edit distance of `a` to the unpadded prefix of `b` (a data-dependent length): each row of
+    the DP table is a list the inner loop appends to and reads back (`row[j]`), started from the
+    previous row's first entry."""
+
+    def forward(self, a, b):
+        n = int((b > 0).sum().item())
+        prev = torch.arange(n + 1)
+        for i in range(a.shape[0]):
+            row = [prev[0] + 1]
+            for j in range(n):
+                same = (a[i] == b[j]).long()
+                row.append(torch.minimum(torch.minimum(prev[j + 1], row[j]) + 1, prev[j] + 1 - same))
+            prev = torch.stack(row)
+        return prev[n], prev
+
+
+def _ids(a, b):
+    return torch.tensor(a), torch.tensor(b + [0] * (6 - len(b)))
+
+
 def _rows(*rows):
     return (torch.tensor(rows, dtype=torch.float32),)
 
@@ -65,6 +86,19 @@ def _rows(*rows):
 _DUP = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.99, 0.05, 0.0], [0.0, 0.0, 0.0], [0.0, 0.02, 1.0]]
 
 CASES = [
+    Case(
+        "dp_row_lists_built_by_an_inner_loop_over_a_data_dependent_length",
+        seeded(RowByRowDP),
+        _ids([3, 1, 4, 1, 5], [3, 4, 1, 5]),
+        [
+            _ids([2, 7], []),
+            _ids([1, 2, 3], [1]),
+            _ids([9, 9, 9, 9], [9, 1, 9, 1, 9, 1]),
+            _ids([5, 6, 7], [6, 7]),
+        ],
+        ({0: torch.export.Dim("a_len", min=2, max=16)}, None),
+        constructs=("for->while_loop",),
+    ),
     Case(
         "list_read_back_in_the_loop_that_appends_to_it",
         seeded(Dedupe),
