@@ -58,6 +58,18 @@ class RowList(NamedTuple):
         position = position.clamp(0, self.buffer.shape[0] - 1)
         return self.buffer.index_select(0, position.reshape(1)).squeeze(0)
 
+    def put(self, index: object, value: object) -> RowList:
+        """``values[index] = value`` (``bins[b] = bins[b] - size``): row ``index`` replaced."""
+        if isinstance(index, torch.Tensor):
+            position = index.to(torch.int64).reshape(())
+        else:
+            position = torch.full((), 1, dtype=torch.int64) * index
+        position = torch.where(position < 0, position + self.count, position)
+        position = position.clamp(0, self.buffer.shape[0] - 1).reshape(1)
+        value = torch.as_tensor(value) if not isinstance(value, torch.Tensor) else value
+        row = value.to(self.buffer.dtype).expand(self.buffer.shape[1:]).unsqueeze(0)
+        return RowList(self.buffer.index_copy(0, position, row), self.count)
+
     def to_stacked(self) -> StackedList:
         return StackedList([], self.rows())
 

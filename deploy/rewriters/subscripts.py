@@ -132,6 +132,8 @@ def setitem(obj: object, index: object, value: object) -> object:
         obj = list(obj)
         obj[index] = value
         return obj
+    if type(obj).__name__ == "RowList":  # `bins[b] = v` of a list a graph loop carries (row_lists.py)
+        return obj.put(index, value)
     if not (is_tracing() and isinstance(obj, torch.Tensor)):
         obj[index] = value
         return obj

@@ -47,6 +47,21 @@ def _append_of(node: ast.AST) -> str | None:
     return None
 
 
+def _target_names(target: ast.AST):
+    """The names an assignment target binds (through tuples and starred, not into subscripts)."""
+    if isinstance(target, ast.Name):
+        yield target
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _target_names(element)
+    elif isinstance(target, ast.Starred):
+        yield from _target_names(target.value)
+
+
+def _inside(node: ast.AST, loop: ast.AST) -> bool:
+    return any(n is node for n in _walk(loop.body))
+
+
 def _is_empty_list(node: ast.AST) -> bool:
     return isinstance(node, ast.List) and not node.elts
 
@@ -65,8 +80,8 @@ def _candidates(loop: ast.For | ast.While, before: set[str]) -> set[str]:
                 if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
                     pairs = list(zip(target.elts, node.value.elts))
                 for t, value in pairs:
-                    for leaf in ast.walk(t):
-                        if isinstance(leaf, ast.Name) and not (leaf is t and _is_empty_list(value)):
+                    for leaf in _target_names(t):  # not `bins` of `bins[b] = ...`: a row replaced
+                        if not (leaf is t and _is_empty_list(value)):
                             created_inside.add(leaf.id)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr in ("extend", "insert", "pop", "remove", "clear", "sort", "reverse"):
@@ -76,6 +91,10 @@ def _candidates(loop: ast.For | ast.While, before: set[str]) -> set[str]:
     for node in _walk([*loop.body, *tests]):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in receivers:
             other_reads.add(node.id)
+        if isinstance(node, (ast.For, ast.While)):  # appended by a nested loop too: carried by both
+            nested = {t for t in map(_append_of, _walk(node.body)) if t is not None}
+            own = {_append_of(n) for n in _walk(loop.body) if not _inside(n, node)}
+            other_reads.update(nested & own)
     return (appended & other_reads & before) - created_inside
 
 

@@ -75,6 +75,25 @@ class RowByRowDP(nn.Module):
         return prev[n], prev
 
 
+class FirstFitSlots(nn.Module):
+    """Each request takes the first slot with room left (`slots[s] = ...`, appended to by an inner
+    loop that breaks), else opens a new one (the `for ... else`)."""
+
+    def forward(self, demand):
+        slots, owner = [], []
+        for k in range(demand.shape[0]):
+            d = demand[k]
+            for s in range(len(slots)):
+                if slots[s] >= d:
+                    slots[s] = slots[s] - d
+                    owner.append(torch.tensor(s))
+                    break
+            else:
+                slots.append(1.0 - d)
+                owner.append(torch.tensor(len(slots) - 1))
+        return torch.stack(owner), torch.stack(slots)
+
+
 def _ids(a, b):
     return torch.tensor(a), torch.tensor(b + [0] * (6 - len(b)))
 
@@ -86,6 +105,18 @@ def _rows(*rows):
 _DUP = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.99, 0.05, 0.0], [0.0, 0.0, 0.0], [0.0, 0.02, 1.0]]
 
 CASES = [
+    Case(
+        "list_rows_replaced_and_appended_by_a_nested_loop",
+        seeded(FirstFitSlots),
+        (torch.tensor([0.5, 0.7, 0.2, 0.4, 0.3]),),
+        [
+            (torch.tensor([0.9, 0.8]),),
+            (torch.tensor([0.1, 0.2, 0.3, 0.35]),),
+            (torch.tensor([0.6, 0.6, 0.3, 0.9, 0.1, 0.4]),),
+        ],
+        ({0: torch.export.Dim("requests", min=2, max=32)},),
+        constructs=("for->while_loop",),
+    ),
     Case(
         "dp_row_lists_built_by_an_inner_loop_over_a_data_dependent_length",
         seeded(RowByRowDP),
