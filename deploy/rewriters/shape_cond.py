@@ -26,7 +26,7 @@ from torch.utils import _pytree as pytree
 
 from deploy.rewriters import sites
 from deploy.rewriters.module_stack import kept_on_failure
-from deploy.rewriters.size_facts import define_choice
+from deploy.rewriters.size_facts import define_choice, suppressed_guards
 from deploy.rewriters.values import is_sym_int
 
 
@@ -117,7 +117,7 @@ def probed(fn, record: bool = True):
     ``record=False``: nor any graph node (a dead node that fails when re-run, ``p.reshape(1)`` of a
     larger ``p``, would break torch.onnx), for probes whose values are only looked at."""
     mode = torch._guards.detect_fake_mode()
-    guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
+    guards = suppressed_guards(mode.shape_env if mode else None)
     nodes = contextlib.nullcontext() if record else disable_proxy_modes_tracing()
     env = mode.shape_env if mode else None
     pending = list(env.pending_fresh_unbacked_symbols) if env is not None and not record else None

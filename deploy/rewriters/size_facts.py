@@ -9,14 +9,20 @@ definitions and checks the two sizes agree for every value of the one symbol lef
 over its whole range, or an unbacked size over 2..256 (as torch.export assumes a dynamic dim is not
 0 or 1; a size of 0 or 1 may differ, as it may for a dim). Where sizes are equal,
 ``with_size`` gives a tensor that size (a gather at ``arange(size)``, a no-op at run time).
+
+Probes and trusted size branches trace with guards suppressed (``suppressed_guards``); torch then also
+drops the facts its ops assert about the sizes they make (``slice`` checks its new size is ``>= 0``),
+so the next op asks ``u0 < 0`` and fails. Within ``suppressed_guards`` such facts still bound the
+unbacked sizes made inside it (nothing else is narrowed): the size exists only in the suppressed trace.
 """
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 
 import torch
-from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
+from torch.fx.experimental.symbolic_shapes import ShapeEnv, free_unbacked_symbols, statically_known_true
 
 _DEFINED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # shape env -> {symbol: expr}
 _MAX_VALUES = 4096
@@ -92,3 +98,67 @@ def involves_unbacked(a, b) -> bool:
 def with_size(value: torch.Tensor, dim: int, size) -> torch.Tensor:
     """``value`` given ``size`` in ``dim`` (checked equal at run time by the caller)."""
     return value.index_select(dim, torch.arange(size, device=value.device))
+
+
+@contextlib.contextmanager
+def suppressed_guards(env: ShapeEnv | None):
+    """``env.suppress_guards()`` that still refines the range of each unbacked size made within by the
+    facts torch asserts about it (in any shape env: dynamo's, for a cond traced within, too)."""
+    if env is None:
+        yield
+        return
+    if torch.compiler.is_dynamo_compiling():
+        with env.suppress_guards():
+            yield
+        return
+    known = {s for s in env.var_to_range if _unbacked(s)}
+    original = ShapeEnv.guard_or_defer_runtime_assert
+
+    def asserting(self, expr, msg, fx_node=None):
+        result = original(self, expr, msg, fx_node)
+        if ShapeEnv._suppress_guards_tls():
+            _refine_fresh(self, expr, known if self is env else set())
+        return result
+
+    ShapeEnv.guard_or_defer_runtime_assert = asserting
+    try:
+        with env.suppress_guards():
+            yield
+    finally:
+        ShapeEnv.guard_or_defer_runtime_assert = original
+
+
+def _refine_fresh(env: ShapeEnv, expr, known: set) -> None:
+    """Narrow the range of each unbacked size in ``expr`` not in ``known`` by ``expr`` (a fact)."""
+    import sympy
+    from torch.utils._sympy.numbers import int_oo
+    from torch.utils._sympy.solve import try_solve
+    from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
+
+    for symbol in expr.free_symbols:
+        if symbol in known or not _unbacked(symbol) or symbol not in env.var_to_range:
+            continue
+        try:
+            solved = try_solve(env.simplify(expr), symbol)
+            if solved is None or not solved[1].is_integer:
+                continue
+            relation, rhs = solved
+            bounds = bound_sympy(rhs, env.var_to_range)
+            lower, upper = -int_oo, int_oo
+            if isinstance(relation, (sympy.Eq, sympy.Ge, sympy.Gt)):
+                lower = bounds.lower + int(isinstance(relation, sympy.Gt))
+            if isinstance(relation, (sympy.Eq, sympy.Le, sympy.Lt)):
+                upper = bounds.upper - int(isinstance(relation, sympy.Lt))
+            current = env.var_to_range[symbol]
+            new = current & ValueRanges(lower, upper)
+        except Exception:  # sympy's and value ranges' many failure types: no fact then
+            continue
+        if new != current and not new.is_singleton() and new.lower <= new.upper:
+            env._update_var_to_range(symbol, new)
+            env._maybe_evaluate_static.cache_clear()
+
+
+def _unbacked(symbol) -> bool:
+    from torch.fx.experimental.symbolic_shapes import SymT, symbol_is_type
+
+    return symbol_is_type(symbol, SymT.UNBACKED_INT)
