@@ -5,11 +5,15 @@ torch.cond returns such ints as a new unbacked int (inside a body dynamo traces;
 refuses them), whose runtime checks torch.onnx's decompositions cannot retrace ("pending unbacked
 symbols"). ``differing_ints_as_tensors`` finds them by probing the branches and has them go through
 the cond as 0-d int64 tensors, as loop-carried ints do.
+
+A cond on a size test (``refractory = 4`` under ``if n > 128``, ``8`` otherwise) keeps them ints:
+``ints_outside_size_cond`` takes them out of the cond as ``sym_ite(test, 4, 8)``, a size like any other.
 """
 
 from __future__ import annotations
 
 import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from torch.utils import _pytree as pytree
 
 from deploy.rewriters.shape_cond import probed
@@ -75,3 +79,57 @@ def _int_tensor(value: object) -> torch.Tensor:
 
 def _plain_int(value: object) -> bool:
     return type(value) is int and value not in (NONE_CODE, UNDEFINED_CODE) and not is_sym_int(value)
+
+
+def ints_outside_size_cond(result, pred, then_fn, else_fn, encode, cond):
+    """``result`` of ``cond(pred, then_fn, else_fn)`` on a size test, whose branches gave different
+    ints (``refractory = 4`` / ``refractory = 8``) as a new unbacked int: torch.onnx cannot translate a
+    branch returning a number. The cond again with those ints 0 on both paths (taken out of it before
+    translation; the first cond is dead), each int ``sym_ite(test, then_int, else_int)`` after it."""
+    test = getattr(pred, "_deploy_size_test", None)
+    leaves, tree = pytree.tree_flatten(result)
+    if not isinstance(test, torch.SymBool) or not any(_new_int(v) for v in leaves):
+        return result
+    try:
+        then_leaves, spec = pytree.tree_flatten(
+            probed(lambda: pytree.tree_map(encode, then_fn()), record=False)
+        )
+        else_leaves, else_spec = pytree.tree_flatten(
+            probed(lambda: pytree.tree_map(encode, else_fn()), record=False)
+        )
+    except Exception:  # any failure, ours too: keep the cond that worked
+        return result
+    if spec != else_spec or len(then_leaves) != len(leaves):
+        return result
+    differ = [
+        _new_int(v) and _size_int(a) and _size_int(b) for v, a, b in zip(leaves, then_leaves, else_leaves)
+    ]
+    if not any(differ):
+        return result
+
+    def same_ints(fn):
+        def run():
+            out, shape = pytree.tree_flatten(pytree.tree_map(encode, fn()))
+            return pytree.tree_unflatten([0 if d else v for v, d in zip(out, differ)], shape)
+
+        return run
+
+    try:
+        again, _ = pytree.tree_flatten(cond(pred, same_ints(then_fn), same_ints(else_fn)))
+    except Exception:  # any failure, ours too: keep the cond that worked
+        return result
+    picked = [
+        torch.sym_ite(test, a, b) if d else v for v, a, b, d in zip(again, then_leaves, else_leaves, differ)
+    ]
+    return pytree.tree_unflatten(picked, tree)
+
+
+def _new_int(value: object) -> bool:
+    return isinstance(value, torch.SymInt) and bool(free_unbacked_symbols(value))
+
+
+def _size_int(value: object) -> bool:
+    """A Python int or a size of the dynamic dims (no unbacked symbol): what sym_ite can pick."""
+    if isinstance(value, torch.SymInt):
+        return not free_unbacked_symbols(value)
+    return _plain_int(value)

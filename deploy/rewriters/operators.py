@@ -16,7 +16,7 @@ from torch.utils import _pytree as pytree
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
-from deploy.rewriters.int_outputs import differing_ints_as_tensors
+from deploy.rewriters.int_outputs import differing_ints_as_tensors, ints_outside_size_cond
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.selects import _decode, _encode, _where, select, select_at_top_level
@@ -33,7 +33,7 @@ from deploy.rewriters.size_branches import (
     mark_size_predicate,
     tracing_branches,
 )
-from deploy.rewriters.size_clamps import clamped_branches
+from deploy.rewriters.size_clamps import clamped_branches, on_unbacked_size
 from deploy.rewriters.trace_state import in_loop_body_now, selects_in_body_now
 from deploy.rewriters.values import (
     Undefined,
@@ -114,7 +114,9 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
             raise nested from exc
         # a stride check torch cannot decide: a select first (same-shaped outputs stay the same shape)
         stride = any(cause in str(exc) for cause in _STRIDE_CAUSES)
-        clamped = clamped_branches(pred, then_fn, else_fn) if is_size_predicate(pred) and not stride else None
+        # a test on an unbacked size: torch cannot decide what its branches assume (`diff` of >= 1 rows)
+        clampable = is_size_predicate(pred) and (not stride or on_unbacked_size(pred))
+        clamped = clamped_branches(pred, then_fn, else_fn) if clampable else None
         if clamped is not None:
             # a branch on a size that fails at the example's size: traced with the sizes it runs at
             then_fn, else_fn = clamped
@@ -137,7 +139,9 @@ def _ints_as_tensors_again(result, pred, then_fn, else_fn):
     """A top-level cond whose branches gave different Python ints (`streak = 0` / `streak += 1`)
     returned them as a new unbacked int, which torch.onnx's decompositions cannot retrace: the
     cond again with those ints as 0-d int64 tensors (the first one is dead code)."""
-    if torch.compiler.is_dynamo_compiling() or is_size_predicate(pred):
+    if is_size_predicate(pred):  # ints that are sizes stay ints, picked by the size test
+        return ints_outside_size_cond(result, pred, then_fn, else_fn, _encode, _cond)
+    if torch.compiler.is_dynamo_compiling():
         return result
     if not any(isinstance(v, torch.SymInt) and free_unbacked_symbols(v) for v in pytree.tree_leaves(result)):
         return result

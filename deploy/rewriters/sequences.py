@@ -17,7 +17,7 @@ import torch
 
 from deploy.rewriters.casts import len_, tensor
 from deploy.rewriters.subscripts import getitem
-from deploy.rewriters.values import StackedList, is_sym_int, is_tracing
+from deploy.rewriters.values import StackedList, is_row_list, is_sym_int, is_tracing
 
 
 def seq_len(*seqs: object) -> object:
@@ -39,7 +39,7 @@ def seq_of(value: object, listed: bool = False) -> object:
     while exporting (a list of a data-dependent length has no other form)."""
     if listed:
         return value if is_tracing() and isinstance(value, torch.Tensor) else value.tolist()
-    if hasattr(value, "to_stacked"):  # a list a graph loop carries (row_lists.RowList)
+    if is_row_list(value):  # a list a graph loop carries (row_lists.RowList)
         return value
     if isinstance(value, (torch.Tensor, StackedList, list, tuple, str, range, torch.nn.ModuleList)):
         return value
@@ -50,7 +50,7 @@ def seq_of(value: object, listed: bool = False) -> object:
 
 def seq_item(seq: object, index: object) -> object:
     """``seq[index]``; with a graph loop's counter, a row of the stacked values."""
-    if hasattr(seq, "to_stacked"):  # a list a graph loop carries: row ``index`` of its buffer
+    if is_row_list(seq):  # a list a graph loop carries: row ``index`` of its buffer
         return seq.at(index)
     if isinstance(seq, StackedList):
         return getitem(seq.stacked_with_prefix(), index)

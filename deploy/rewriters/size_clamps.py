@@ -21,6 +21,9 @@ import types
 import sympy
 import torch
 
+from deploy.rewriters.size_facts import suppressed_guards
+from deploy.rewriters.values import StackedList
+
 
 def store_test(result: torch.Tensor, test: object) -> None:
     """Keep the SymBool a size predicate came from on the predicate tensor."""
@@ -42,16 +45,19 @@ def combine_tests(result: torch.Tensor, left: object, right: object, how: str) -
 
 def clamped_branches(pred: object, then_fn, else_fn):
     """``(then_fn, else_fn)`` with the branch whose test fails at the example's sizes reading
-    clamped values; None when the test is not on one dynamic size or nothing is clamped."""
+    clamped values; None when the test is not on one dynamic size or nothing is clamped. A test on
+    one unbacked size (``len(peaks) < 2`` of a list a loop filled) has no example's size: each branch
+    reads values clamped to the sizes it runs at (``diff`` of ``max(n, 2)`` rows)."""
     test = getattr(pred, "_deploy_size_test", None)
     node = getattr(test, "node", None)
     if node is None or node.shape_env is None:
         return None
     env, expr = node.shape_env, node.expr
-    symbols = [s for s in expr.free_symbols if s in env.backed_var_to_val]
-    if len(symbols) != 1 or len(expr.free_symbols) != 1:
+    if len(expr.free_symbols) != 1:
         return None
-    symbol = symbols[0]
+    (symbol,) = expr.free_symbols
+    if symbol not in env.backed_var_to_val:
+        return _unbacked_clamps(env, expr, symbol, then_fn, else_fn)
     hint = int(env.backed_var_to_val[symbol])
     holds = _value(expr, symbol, hint)
     if holds is None:
@@ -67,11 +73,49 @@ def clamped_branches(pred: object, then_fn, else_fn):
     fn = then_fn if side else else_fn
     # a clamp is valid for every size (a cut to at most s, a pad by at least 0); the decisions torch
     # takes at the example's size while making it (is the cut a no-op?) must not become guards
-    with env.suppress_guards():
-        clamped = _rebound(fn, symbol, target, {})
+    with suppressed_guards(env):
+        clamped = _rebound(fn, symbol, target, hint > target, {})
     if clamped is fn:
         return None
     return (clamped, else_fn) if side else (then_fn, clamped)
+
+
+def on_unbacked_size(pred: object) -> bool:
+    """The size test behind ``pred`` is on one unbacked size (a count a loop left, an ``.item()``)."""
+    node = getattr(getattr(pred, "_deploy_size_test", None), "node", None)
+    free = node.expr.free_symbols if node is not None else ()
+    return len(free) == 1 and str(next(iter(free))).startswith("u")
+
+
+def _unbacked_clamps(env, expr, symbol, then_fn, else_fn):
+    """Both branches of a test on an unbacked size, each reading values cut to the largest and
+    padded to the smallest size it runs at (where its range is narrower than the size's)."""
+    if not str(symbol).startswith("u"):
+        return None
+    known = env.var_to_range.get(symbol)
+    lowest = _as_int(known.lower, 0) if known is not None else 0
+    highest = _as_int(known.upper, None) if known is not None else None
+    fns = []
+    for side, fn in ((True, then_fn), (False, else_fn)):
+        bounds = _interval(expr, symbol, side, env, None)
+        if bounds is None or not _contiguous(expr, symbol, side, bounds):
+            return None
+        low, high = bounds
+        with suppressed_guards(env):
+            if highest is None or high < highest:
+                fn = _rebound(fn, symbol, high, True, {}) if high < _NO_UPPER else fn
+            if low > lowest:
+                fn = _rebound(fn, symbol, low, False, {})
+        fns.append(fn)
+    if fns[0] is then_fn and fns[1] is else_fn:
+        return None
+    return tuple(fns)
+
+
+def _contiguous(expr, symbol, side: bool, bounds: tuple[int, int]) -> bool:
+    """``expr`` is ``side`` for every size in ``bounds`` (checked up to a few hundred sizes)."""
+    low, high = bounds
+    return all(_value(expr, symbol, n) is side for n in range(low, min(high, low + 512) + 1))
 
 
 def _value(expr, symbol, value: int) -> bool | None:
@@ -79,16 +123,21 @@ def _value(expr, symbol, value: int) -> bool | None:
     return bool(result) if result in (sympy.true, sympy.false) else None
 
 
-def _interval(expr, symbol, side: bool, env, hint: int) -> tuple[int, int] | None:
+_NO_UPPER = 4096  # the largest size considered for a size with no upper bound
+
+
+def _interval(expr, symbol, side: bool, env, hint: int | None) -> tuple[int, int] | None:
     """The smallest and largest size (among the candidates a test on constants needs) for which
     ``expr`` is ``side``."""
     bounds = env.var_to_range.get(symbol)
-    # torch assumes a dynamic size is at least 2 while tracing; a branch for size 1 still runs
-    low = min(_as_int(bounds.lower, 1), 1) if bounds is not None else 1
+    if hint is None:  # an unbacked size: from its own lower bound (0 for a count)
+        low = _as_int(bounds.lower, 0) if bounds is not None else 0
+    else:  # torch assumes a dynamic size is at least 2 while tracing; a branch for size 1 still runs
+        low = min(_as_int(bounds.lower, 1), 1) if bounds is not None else 1
     high = _as_int(bounds.upper, None) if bounds is not None else None
-    high = max(4 * hint, 4096) if high is None else high
+    high = max(4 * (hint or 0), _NO_UPPER) if high is None else high
     numbers = {abs(int(a)) for a in expr.atoms(sympy.Integer)} | {1, 2}
-    candidates = {low, low + 1, high, high - 1, hint}
+    candidates = {low, low + 1, high, high - 1} | ({hint} if hint is not None else set())
     for n in numbers:
         for m in numbers - {0}:  # `t % 4 != 0` has a 0 among its constants
             candidates.update({n // m - 1, n // m, n // m + 1, n * m - 1, n * m, n * m + 1})
@@ -105,19 +154,20 @@ def _as_int(value, default):
         return default
 
 
-def _clamp(value: object, symbol, target: int) -> object:
-    """``value`` with each dim (or a size) equal to ``symbol`` clamped towards ``target``."""
+def _clamp(value: object, symbol, target: int, cut: bool) -> object:
+    """``value`` with each dim (or a size) equal to ``symbol`` clamped towards ``target``: cut to at
+    most ``target`` (``cut``) or zero-padded to at least ``target``."""
     if isinstance(value, torch.SymInt):
         if value.node.expr != symbol:
             return value
-        return torch.sym_min(value, target) if value.node.hint > target else torch.sym_max(value, target)
+        return torch.sym_min(value, target) if cut else torch.sym_max(value, target)
     if not isinstance(value, torch.Tensor) or isinstance(value, torch.nn.Parameter):
         return value
     out = value
     for dim, size in enumerate(value.shape):
         if not (isinstance(size, torch.SymInt) and size.node.expr == symbol):
             continue
-        if size.node.hint > target:
+        if cut:
             out = out.narrow(dim, 0, torch.sym_min(size, target))
         else:
             extra = list(out.shape)
@@ -128,9 +178,10 @@ def _clamp(value: object, symbol, target: int) -> object:
     return out
 
 
-def _rebound(value: object, symbol, target: int, memo: dict) -> object:
-    """A copy of ``value`` (a function: its closure, recursively; a tuple or list: its items)
-    reading clamped tensors and sizes; ``value`` itself when nothing in it changes."""
+def _rebound(value: object, symbol, target: int, cut: bool, memo: dict) -> object:
+    """A copy of ``value`` (a function: its closure, recursively; a tuple or list: its items; a
+    converted loop's list: its rows) reading clamped tensors and sizes; ``value`` itself when nothing
+    in it changes."""
     key = id(value)
     if key in memo:
         return memo[key]
@@ -143,7 +194,7 @@ def _rebound(value: object, symbol, target: int, memo: dict) -> object:
             except ValueError:  # not assigned yet
                 cells.append(cell)
                 continue
-            new = _rebound(contents, symbol, target, memo)
+            new = _rebound(contents, symbol, target, cut, memo)
             cells.append(cell if new is contents else types.CellType(new))
         if any(a is not b for a, b in zip(cells, value.__closure__)):
             copy = types.FunctionType(
@@ -152,9 +203,13 @@ def _rebound(value: object, symbol, target: int, memo: dict) -> object:
             copy.__kwdefaults__ = value.__kwdefaults__
             memo[key] = copy
     elif isinstance(value, (tuple, list)):
-        items = [_rebound(v, symbol, target, memo) for v in value]
+        items = [_rebound(v, symbol, target, cut, memo) for v in value]
         if any(a is not b for a, b in zip(items, value)):
             memo[key] = type(value)(items) if isinstance(value, list) or type(value) is tuple else value
+    elif isinstance(value, StackedList):
+        rows = _clamp(value.stacked, symbol, target, cut)
+        if rows is not value.stacked:
+            memo[key] = StackedList(value.prefix, rows, value.suffix)
     elif isinstance(value, (torch.Tensor, torch.SymInt)):
-        memo[key] = _clamp(value, symbol, target)
+        memo[key] = _clamp(value, symbol, target, cut)
     return memo[key]

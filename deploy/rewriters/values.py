@@ -194,7 +194,7 @@ def list_truth(value: object) -> object:
     its length is (Python's truth test would specialise it); any other value as it is."""
     if isinstance(value, StackedList):
         return value.length() > 0
-    if hasattr(value, "to_stacked"):  # a list a graph loop carries: its count is a tensor
+    if is_row_list(value):  # a list a graph loop carries: its count is a tensor
         return value.length() > 0
     return value
 
@@ -211,9 +211,15 @@ def _row_of_data_dependent_length(rows: torch.Tensor, index: int) -> torch.Tenso
     return padded.index_select(0, position.reshape(1)).squeeze(0)
 
 
+def is_row_list(value: object) -> bool:
+    """A list a graph loop carries (row_lists.RowList). Asked of the type: dynamo cannot answer
+    ``hasattr`` on a symbolic size (``torch.tensor(len(xs))`` in a cond branch)."""
+    return hasattr(type(value), "to_stacked")
+
+
 def as_rows(value: object) -> object:
     """A list a graph loop carries (row_lists.RowList) as the StackedList of its rows; else as is."""
-    return value.to_stacked() if hasattr(value, "to_stacked") else value
+    return value.to_stacked() if is_row_list(value) else value
 
 
 def stack(tensors, dim: int = 0, *, out=None):

@@ -11,7 +11,9 @@ A top-level `if` whose branches gave different Python ints is traced a second ti
 as 0-d tensors (rewriters/operators._ints_as_tensors_again); the first cond stays in the program
 only because torch inserts runtime checks (`u1 >= 0`, `u1 <= 1`) where its new unbacked int is
 read, and torch.onnx cannot translate a branch that returns a Python number. Such a cond, its
-reads and those checks are removed.
+reads and those checks are removed. The same holds for a cond on a size test whose different ints
+were taken out of a second cond (rewriters/int_outputs.ints_outside_size_cond); the sizes of the
+tensors the first one returns are read only to be checked too.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ def _only_checked(node: Any, dead: set) -> bool:
 
     for user in node.users:
         if user.op == "call_function" and user.target is torch.ops.aten._assert_scalar.default:
+            dead.add(user)
+        elif user.op == "call_function" and user.target is torch.ops.aten.sym_size.int:
+            if not _only_checked(user, dead):  # the size of a tensor it returns, read to check it
+                return False
             dead.add(user)
         elif user.op == "call_function" and not getattr(user.target, "__module__", "torch._ops").startswith(
             "torch._ops"

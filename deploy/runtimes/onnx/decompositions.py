@@ -210,9 +210,27 @@ def _constant_cond_outputs(program: Any) -> None:
                 node.meta["val"] = type(node.meta["val"])(
                     v for i, v in enumerate(node.meta["val"]) if i not in constant
                 )
+            _shift_bindings(node, constant)
             changed = True
         if changed:
             module.recompile()
+
+
+def _shift_bindings(node: Any, removed: list[int]) -> None:
+    """The unbacked sizes a cond binds, found at output positions after the ``removed`` ones shifted
+    (torch re-binds them by position when torch.onnx re-runs the graph)."""
+    from torch.utils._pytree import SequenceKey
+
+    bindings = node.meta.get("unbacked_bindings")
+    if not bindings:
+        return
+    shifted = {}
+    for symbol, path in bindings.items():
+        if path and isinstance(path[0], SequenceKey):
+            index = path[0].idx
+            path = (SequenceKey(index - sum(1 for c in removed if c < index)), *path[1:])
+        shifted[symbol] = path
+    node.meta["unbacked_bindings"] = shifted
 
 
 def _is_view(node: Any) -> bool:

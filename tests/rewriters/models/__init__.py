@@ -33,6 +33,7 @@ from tests.rewriters.models import (
     state,
     truthiness,
     two_breaks,
+    unbacked_facts,
 )
 
 CASES = (
@@ -64,4 +65,5 @@ CASES = (
     + aliasing.CASES
     + lists.CASES
     + runtime_sizes.CASES
+    + unbacked_facts.CASES
 )
