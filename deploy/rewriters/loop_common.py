@@ -10,6 +10,7 @@ from torch.utils import _pytree as pytree
 
 from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.closures import unbacked_closures_as_tensors
+from deploy.rewriters.foreign_symbols import distinct_unbacked_names
 from deploy.rewriters.operators import _explain, _nested_deploy_error, marked_site_error
 from deploy.rewriters.size_facts import suppressed_guards
 from deploy.rewriters.values import (
@@ -77,7 +78,7 @@ def in_loop_body(operator, *args):
     previous = trace_state.set_in_loop_body(True)
     _static_zero_one_dims(args)
     try:
-        with unbacked_closures_as_tensors(*(a for a in args if callable(a))):
+        with unbacked_closures_as_tensors(*(a for a in args if callable(a))), distinct_unbacked_names():
             state = trace_state.TRACE_STATE
             if torch.compiler.is_dynamo_compiling() or not state.conds_in_body:
                 return operator(*args)  # a loop nested in a traced body: as its outer loop does

@@ -16,6 +16,7 @@ from torch.utils import _pytree as pytree
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
+from deploy.rewriters.foreign_symbols import distinct_unbacked_names
 from deploy.rewriters.int_outputs import differing_ints_as_tensors, ints_outside_size_cond
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
@@ -157,7 +158,7 @@ def _ints_as_tensors_again(result, pred, then_fn, else_fn):
 def _cond(pred, then_fn, else_fn):
     # a branch on a dynamic size: see size_branches.py; unbacked sizes read by a branch: closures.py
     then_fn, else_fn = differing_ints_as_tensors(pred, then_fn, else_fn, top_level=False)
-    with tracing_branches(pred), unbacked_closures_as_tensors(then_fn, else_fn):
+    with tracing_branches(pred), unbacked_closures_as_tensors(then_fn, else_fn), distinct_unbacked_names():
         return torch.cond(
             as_predicate(pred),
             lambda: pytree.tree_map(_encode, then_fn()),

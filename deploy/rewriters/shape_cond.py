@@ -187,8 +187,16 @@ def _unify(same: dict, pair: tuple, size):
 
 def _resized(leaf: torch.Tensor, dim: int, size) -> torch.Tensor:
     """``leaf`` whose new unbacked size in ``dim`` was checked equal to ``size``, with ``size`` as its
-    size (a narrow the check proves no-op)."""
-    return leaf if _expr(leaf.shape[dim]) == _expr(size) else leaf.narrow(dim, 0, size)
+    size (a narrow the check proves no-op). In a probe the check relates no sizes (guards are
+    suppressed), so a narrow would give the output yet another unbacked size, and a loop whose
+    buffers a probed iteration sizes would then hold rows of a size unrelated to the values written
+    into them (dynamo's "Guard failed on the same frame"): there, zeros of the checked size (a
+    probe only looks at shapes; its nodes are dead)."""
+    if _expr(leaf.shape[dim]) == _expr(size):
+        return leaf
+    if sites.is_probing():
+        return leaf.new_zeros((*leaf.shape[:dim], size, *leaf.shape[dim + 1 :]))
+    return leaf.narrow(dim, 0, size)
 
 
 def _expr(size) -> object:

@@ -130,6 +130,12 @@ def probing() -> Iterator[None]:
         _PROBING[0] -= 1
 
 
+def is_probing() -> bool:
+    """Whether a probe is tracing code (its nodes are dead; guards are suppressed there, so a
+    ``torch._check`` relates no sizes)."""
+    return _PROBING[0] > 0
+
+
 def emitted_rewrites(site_ids: list[int]) -> list[Rewrite]:
     """The rewrites that produced graph ops, for the given sites, in source order."""
     rewrites = []

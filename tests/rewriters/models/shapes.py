@@ -176,6 +176,40 @@ class TruncatedTokens(nn.Module):
         return self.conv(x).mean(-1)
 
 
+class LevelChunks(nn.Module):
+    """Pads to whole chunks of 8 under a branch on the length (the branches leave rows of different
+    sizes: unbacked after the cond), then levels each chunk, quiet ones left as they are (`continue`);
+    two lists appended per chunk (a podcast loudness leveller)."""
+
+    def forward(self, x):
+        n = x.shape[0]
+        if n > 8:
+            rem = n % 8
+            if rem != 0:
+                x = torch.nn.functional.pad(x, (0, 8 - rem))
+            rows = x.reshape(-1, 8)
+        else:
+            rows = x[None]
+        out, gains = [], []
+        for r in range(rows.shape[0]):
+            seg = rows[r]
+            level = seg.abs().mean()
+            if level < 0.1:
+                out.append(seg)
+                gains.append(torch.ones(()))
+                continue
+            gain = (0.5 / level).clamp(max=4.0)
+            out.append(seg * gain)
+            gains.append(gain)
+        return torch.cat(out)[:n], torch.stack(gains)
+
+
+def _chunks(levels: list[float], n: int, seed: int) -> tuple:
+    g = torch.Generator().manual_seed(seed)
+    scale = torch.tensor(levels).repeat_interleave(8)[:n]
+    return (torch.randn(n, generator=g) * scale,)
+
+
 CASES = [
     Case(
         "float_times_a_size_as_slice_bounds",
@@ -267,5 +301,13 @@ CASES = [
         (torch.randint(0, 20, (2, 24)),),
         [(torch.randint(0, 20, (2, 3)),), (torch.randint(0, 20, (2, 16)),), (torch.randint(0, 20, (2, 90)),)],
         ({1: torch.export.Dim("len", min=2, max=128)},),
+    ),
+    Case(
+        "loop_over_rows_of_a_resized_size_branch",
+        seeded(LevelChunks),
+        _chunks([1.0, 0.01, 0.3], 20, 1),
+        [_chunks([0.5], 5, 2), _chunks([0.01, 2.0], 16, 3), _chunks([0.2, 0.01, 0.05, 1.0, 0.4], 33, 4)],
+        ({0: torch.export.Dim("samples", min=2, max=64)},),
+        constructs=("if->cond", "for->while_loop"),
     ),
 ]

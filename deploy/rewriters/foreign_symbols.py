@@ -1,0 +1,59 @@
+"""Distinct names for the unbacked sizes a graph op's inputs bring into dynamo's frame.
+
+torch compiles a cond / while_loop body in a frame with a shape env of its own; an input whose sizes
+are unbacked in the exported program (``chunks`` of shape ``(u2, u3)`` after a branch on a size) gets
+fresh unbacked sizes there (``transfer_symbols_from_foreign_shape_env``). torch 2.13 tells the
+program's symbols from the frame's by name only, and both count from ``u0``: when the fresh size of
+dim 0 is named ``u3`` (the frame's fourth unbacked size), dim 1's ``u3`` counts as already mapped, so
+the body sees ``(u3, u3)``: its rows then have the row count's size, and dynamo fails with "Guard
+failed on the same frame it was created ... Eq(u2, u3)". While deploy builds a graph op, the frame's
+count first moves past every unbacked size the input carries, so fresh names never collide with them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import torch
+from torch.fx.experimental.symbolic_shapes import ShapeEnv, free_unbacked_symbols
+
+_TRANSFER = getattr(ShapeEnv, "transfer_symbols_from_foreign_shape_env", None)
+_DEPTH = [0]
+
+
+def _highest_unbacked(values) -> int:
+    numbers = [
+        int(match.group(1))
+        for value in values
+        if isinstance(value, torch.SymInt)
+        for symbol in free_unbacked_symbols(value)
+        if (match := re.fullmatch(r"u(\d+)", symbol.name))
+    ]
+    return max(numbers, default=-1)
+
+
+def _transfer(self, sizes, strides, storage_offset, *args, **kwargs):
+    highest = _highest_unbacked((*sizes, *strides, storage_offset))
+    if highest >= 0 and isinstance(self.unbacked_symint_counter, int):
+        self.unbacked_symint_counter = max(self.unbacked_symint_counter, highest + 1)
+    return _TRANSFER(self, sizes, strides, storage_offset, *args, **kwargs)
+
+
+@contextmanager
+def distinct_unbacked_names() -> Iterator[None]:
+    """Within: inputs of graph ops torch compiles get unbacked sizes named apart from their own.
+    A no-op inside dynamo (a graph op nested in a traced body shares its frame) and on torch builds
+    without the transfer step."""
+    if _TRANSFER is None or torch.compiler.is_dynamo_compiling():
+        yield
+        return
+    _DEPTH[0] += 1
+    ShapeEnv.transfer_symbols_from_foreign_shape_env = _transfer
+    try:
+        yield
+    finally:
+        _DEPTH[0] -= 1
+        if _DEPTH[0] == 0:
+            ShapeEnv.transfer_symbols_from_foreign_shape_env = _TRANSFER
