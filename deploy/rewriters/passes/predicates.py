@@ -90,6 +90,14 @@ def _boolean_bool_op(node: ast.expr) -> bool:
     return all(_truth_value(v) for v in node.values)
 
 
+def _truth_of(node: ast.expr) -> bool:
+    """``bool(x)`` (``_deploy_rt.bool_(x)`` once calls are converted), one argument."""
+    if not isinstance(node, ast.Call) or node.keywords or len(node.args) != 1:
+        return False
+    func = node.func
+    return (isinstance(func, ast.Name) and func.id == "bool") or _is_runtime(func, "bool_")
+
+
 def _truth_value(node: ast.expr) -> bool:
     if isinstance(node, ast.Compare) or isinstance(node, ast.BoolOp) and _boolean_bool_op(node):
         return True
@@ -97,10 +105,10 @@ def _truth_value(node: ast.expr) -> bool:
         return True
     if isinstance(node, ast.Constant) and isinstance(node.value, bool):
         return True
+    if _truth_of(node):
+        return True
     if isinstance(node, ast.Call) and not node.keywords:
         func = node.func
-        if (isinstance(func, ast.Name) and func.id == "bool") or _is_runtime(func, "bool_"):
-            return True
         return isinstance(func, ast.Attribute) and func.attr in ("any", "all") and not node.args
     return False
 
@@ -154,6 +162,10 @@ class _TestFinder(ast.NodeTransformer):
         func = node.func
         if _is_runtime(func, "append_if") and len(node.args) == 3:  # the test of `if c: xs.append(v)`
             node.args[1] = _PredicateRewriter().visit(node.args[1])
+        if _truth_of(node) and isinstance(node.args[0], (ast.BoolOp, ast.UnaryOp)):
+            # `tiebreak = bool(games[0] == 6 and games[1] == 6)`: bool() takes the truth value of its
+            # argument, as a test does; Python's `and` would call bool() on a tensor operand
+            node.args[0] = _PredicateRewriter().visit(node.args[0])
         if isinstance(func, ast.Attribute) and func.attr == "item" and not node.args and not node.keywords:
             return ast.copy_location(call(rt("float_item"), func.value), node)
         return node

@@ -1,5 +1,6 @@
 """The truth value of a list a converted loop filled (`torch.stack(keep) if keep else ...`,
-`if not hits:`): its length > 0, kept symbolic when the length is data-dependent."""
+`if not hits:`): its length > 0, kept symbolic when the length is data-dependent; `bool(a and b)` of
+tensor tests."""
 
 import torch
 from torch import nn
@@ -24,6 +25,21 @@ class KeptPositions(nn.Module):
         return kept, x[:, 1].sum()
 
 
+class LevelPointsFlag(nn.Module):
+    """A flag a loop carries, set by `bool()` of an `and` of tensor tests (a scoreboard's "deuce")."""
+
+    def forward(self, winners):
+        score = torch.zeros(2, dtype=torch.long)
+        level = False
+        after_level = torch.zeros((), dtype=torch.long)
+        for i in range(winners.shape[0]):
+            score = score + torch.nn.functional.one_hot(winners[i], 2)
+            if level:
+                after_level = after_level + 1
+            level = bool(score[0] == score[1] and score[0] >= 2)
+        return score, after_level
+
+
 def _x(values):
     x = torch.zeros(len(values), 2)
     x[:, 0] = torch.tensor(values)
@@ -42,6 +58,14 @@ CASES = [
             _x([-0.4, 0.7, -0.3, -0.8]),
         ],
         ({0: torch.export.Dim("items", min=4, max=32)},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "bool_of_an_and_of_tensor_tests_in_a_loop",
+        seeded(LevelPointsFlag),
+        (torch.tensor([0, 1, 1, 0, 0, 1, 1]),),
+        [(torch.tensor([0, 0, 0]),), (torch.tensor([1, 0, 0, 1, 1, 0, 1, 1]),), (torch.tensor([0, 1]),)],
+        ({0: torch.export.Dim("points", min=2, max=32)},),
         constructs=("for->while_loop",),
     ),
 ]
