@@ -41,8 +41,8 @@ def _chain(thunks, how: str) -> object:
     value = thunks[0]()
     for thunk in thunks[1:]:
         if is_symbolic(value):
-            other = thunk()
-            value = mark_combined(combine(_bool_tensor(value), _bool_tensor(other)), value, other, how)
+            left, right = truth(value), truth(thunk())
+            value = mark_combined(combine(_bool_tensor(left), _bool_tensor(right)), left, right, how)
         elif bool(value) != (how == "and"):  # `and` stops at a falsy value, `or` at a truthy one
             return value
         else:
@@ -52,7 +52,7 @@ def _chain(thunks, how: str) -> object:
 
 def not_(value: object) -> object:
     """``not a``: logical_not on tensors, sym_not on symbolic sizes."""
-    value = list_truth(value)
+    value = truth(value)
     if is_symbolic(value):
         if is_sym_bool(value):
             return torch.sym_not(value)
@@ -98,3 +98,14 @@ def compare(left: object, operator: str, right: object) -> object:
     if is_tracing() and (isinstance(left, torch.SymFloat) or isinstance(right, torch.SymFloat)):
         left, right = _float_tensor(left), _float_tensor(right)
     return _COMPARE[operator](left, right)
+
+
+def truth(value: object) -> object:
+    """The truth value a test reads: a list a converted loop filled (``values.list_truth``); a
+    symbolic size (``if pad_h or pad_w:`` with ``pad_h = (-h) % 32``) is the size predicate
+    ``value != 0`` while exporting: Python's truth test would guard on it (undecidable for a size a
+    branch changed) and torch.cond takes no SymInt."""
+    value = list_truth(value)
+    if is_tracing() and is_sym_int(value):
+        return compare(value, "ne", 0)
+    return value

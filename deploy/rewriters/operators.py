@@ -18,6 +18,7 @@ from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
 from deploy.rewriters.int_outputs import differing_ints_as_tensors, ints_outside_size_cond
+from deploy.rewriters.logic import truth
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.selects import _decode, _encode, _where, select, select_at_top_level
@@ -44,7 +45,6 @@ from deploy.rewriters.values import (
     is_sym_int,
     is_symbolic,
     is_tracing,
-    list_truth,
     zeros_shaped_like,
 )
 
@@ -304,7 +304,7 @@ def if_stmt(
     """``if pred: then else: else`` where the branches take and return the variables they assign.
     ``dead_else``: the else path is one where the function already returned (``if not returned:``),
     so only the result slots matter there; the other values take the then branch's shapes."""
-    pred = list_truth(pred)
+    pred = truth(pred)
     if is_symbolic(pred):
         fresh = _fresh_args(args)
         then_branch = _with_placeholders(lambda: then_fn(*fresh()), lambda: else_fn(*fresh()), names)
@@ -343,7 +343,7 @@ def _shaped_like(own, other, names: tuple[str, ...]):
 
 def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
     """``a if pred else b``."""
-    pred = list_truth(pred)
+    pred = truth(pred)
     if is_symbolic(pred):
         if in_loop_body_now() and isinstance(pred, torch.Tensor):
             selected = select(as_predicate(pred), then_thunk, else_thunk)

@@ -1,6 +1,7 @@
 """Branches on dynamic sizes: a cond on the symbolic size, never a silent specialisation."""
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from tests.rewriters.models.case import Case, seeded
@@ -210,6 +211,23 @@ def _chunks(levels: list[float], n: int, seed: int) -> tuple:
     return (torch.randn(n, generator=g) * scale,)
 
 
+class PadToWholeTiles(nn.Module):
+    """Large maps downscaled, then padded to whole 8x8 tiles when a side is not a multiple of 8:
+    `if pad_h or pad_w` / `if not pad_h` test sizes (unbacked after the downscale branch)."""
+
+    def forward(self, x):
+        if x.shape[1] > 24:
+            x = F.avg_pool2d(x, 2)
+        pad_h = (-x.shape[1]) % 8
+        pad_w = (-x.shape[2]) % 8
+        if pad_h or pad_w:
+            x = F.pad(x, (0, pad_w, 0, pad_h))
+        tiles = x.reshape(x.shape[0], x.shape[1] // 8, 8, x.shape[2] // 8, 8).mean((2, 4))
+        if not pad_h:
+            tiles = tiles * 2
+        return tiles
+
+
 CASES = [
     Case(
         "float_times_a_size_as_slice_bounds",
@@ -309,5 +327,18 @@ CASES = [
         [_chunks([0.5], 5, 2), _chunks([0.01, 2.0], 16, 3), _chunks([0.2, 0.01, 0.05, 1.0, 0.4], 33, 4)],
         ({0: torch.export.Dim("samples", min=2, max=64)},),
         constructs=("if->cond", "for->while_loop"),
+    ),
+    Case(
+        "sizes_as_truth_values_after_a_resizing_branch",
+        seeded(PadToWholeTiles),
+        (torch.rand(1, 20, 12),),
+        [
+            (torch.rand(1, 16, 16),),
+            (torch.rand(1, 40, 30),),
+            (torch.rand(1, 48, 50),),
+            (torch.rand(1, 7, 8),),
+        ],
+        ({1: torch.export.Dim("h", min=2, max=64), 2: torch.export.Dim("w", min=2, max=64)},),
+        constructs=("if->cond",),
     ),
 ]
