@@ -24,6 +24,7 @@ import builtins
 from deploy.rewriters.passes.base import Context, Pass, rooted_at_self, rt
 
 _CASTS = {"bool": "bool_", "int": "int_", "float": "float_", "len": "len_", "list": "list_", "sum": "sum_"}
+_FORCING = {"bool", "int", "float"}
 _STACKERS = {"stack", "cat", "concat", "concatenate"}
 _BUILTINS = set(dir(builtins))
 # ``w.T`` read inside a graph op's body: dynamo lifts the attribute of a closed-over tensor as a
@@ -69,6 +70,9 @@ class _CallRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         func = node.func
         if isinstance(func, ast.Name) and func.id in _CASTS and len(node.args) <= 1 and not node.keywords:
+            # `int(idx.item()) // n` in a helper without control flow: Python's int() would guard on
+            # the unbacked value (`bool`/`float` likewise force a Python value)
+            self.ctx.rewrote = self.ctx.rewrote or func.id in _FORCING
             return ast.copy_location(ast.Call(rt(_CASTS[func.id]), node.args, []), node)
         if (
             isinstance(func, ast.Name)

@@ -131,6 +131,19 @@ def _impact(n: int, at: int | None) -> torch.Tensor:
     return acc
 
 
+class PeakQuadrants(nn.Module):
+    """A helper without control flow reads the peak's row and column with `int(idx.item()) // w`:
+    Python's int() would guard on the unbacked value."""
+
+    def locate(self, x):
+        idx = x.reshape(-1).argmax()
+        return int(idx.item()) // x.shape[1], int(idx.item()) % x.shape[1]
+
+    def forward(self, x):
+        r, c = self.locate(x)
+        return x[r:].sum(0), x[:, c:].sum(1)
+
+
 CASES = [
     Case(
         "helper_function",
@@ -174,5 +187,12 @@ CASES = [
         [(_impact(40, None),), (_impact(20, 17),), (_impact(64, 3),)],
         dynamic_shapes=({0: torch.export.Dim("samples", min=8, max=128)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "int_of_an_item_in_a_helper_without_control_flow",
+        seeded(PeakQuadrants),
+        (torch.rand(5, 6),),
+        [(torch.rand(3, 4),), (torch.rand(9, 2),)],
+        ({0: torch.export.Dim("rows", min=2, max=16), 1: torch.export.Dim("cols", min=2, max=16)},),
     ),
 ]
