@@ -16,10 +16,9 @@ from deploy.exporter.portable_ops import portable_ops
 from deploy.exporter.range_guards import export_with_range_checked_guards
 from deploy.exporter.shapes import grow_small_dims, shared_dims_known_equal
 from deploy.exporter.source import source_window, user_frame_in_message
+from deploy.oblivious import is_data_dependent, size_oblivious
 from deploy.quiet import quiet_torch
 from deploy.rewriters import trusting_size_branches
-
-_DATA_DEPENDENT = ("GuardOnDataDependentSymNode", "data-dependent", "DataDependent")
 
 
 def export_program(
@@ -51,6 +50,10 @@ def export_program(
                 ep = _trusting_size_branches(module, traced_inputs, dynamic_shapes, notes)
                 ep = ep or _range_checked_guards(module, traced_inputs, dynamic_shapes, notes)
                 ep = ep or _size_oblivious(module, traced_inputs, dynamic_shapes, notes)
+                if ep is not None:
+                    return ep, notes
+            elif is_data_dependent(exc) and not strict:
+                ep = _size_oblivious(module, traced_inputs, dynamic_shapes, notes)
                 if ep is not None:
                     return ep, notes
             if _is_control_flow_failure(exc):
@@ -121,34 +124,44 @@ def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str]):
 
 
 def _size_oblivious(module, inputs, dynamic_shapes, notes: list[str]):
-    """Retry an export that failed on a specialised dim with every size decision taken
-    size-obliviously (torch's ``backed_size_oblivious``): metadata checks such as "is this dim of
-    size ``n - 1`` equal to 1?" (contiguity, broadcasting) no longer guard on the example's size.
+    """Retry an export that failed on a specialised dim or on a size torch could not decide with
+    every size decision taken size-obliviously (deploy.exporter.oblivious): metadata checks such as
+    "is this dim of size ``n - 1`` equal to 1?" (contiguity, broadcasting) no longer guard on the
+    example's size, and "is this data-dependent length 0?" (``Tensor.roll``) takes the general path.
     Such a graph may assume a size is not 0 or 1, so verification at the minimum size checks it
     against eager; None when the retry fails too."""
-    oblivious = torch.fx.experimental._config.patch(backed_size_oblivious=True)
-    ep = _retry(module, inputs, dynamic_shapes, oblivious)
+    used = []
+
+    @contextmanager
+    def oblivious():
+        with size_oblivious() as answered:
+            yield
+            used.append(answered.unbacked)
+
+    ep = _retry(module, inputs, dynamic_shapes, oblivious())
     if ep is not None:
         notes.append(
-            "exported with size decisions taken size-obliviously (a size-1 check torch could not prove "
+            "exported with size decisions taken size-obliviously (a size check torch could not decide "
             "for every size); verification at the minimum, middle and maximum sizes checks the program"
         )
+        if any(used):
+            notes.append(
+                f"{sum(used)} question(s) about data-dependent sizes (is it 0 or 1?) torch could not decide "
+                "were answered as for a size of at least 2 (the general path); verification checks them"
+            )
     return ep
 
 
 def _is_control_flow_failure(exc: BaseException) -> bool:
     message = str(exc)
-    return (
-        any(m in message or m in type(exc).__name__ for m in _DATA_DEPENDENT)
-        or "Constraints violated" in message
-    )
+    return is_data_dependent(exc) or "Constraints violated" in message
 
 
 def explain_export_failure(exc: BaseException, module: torch.nn.Module) -> NotDeployableError:
     """One clear error naming the user's file:line instead of a torch internals message."""
     message = str(exc)
     where = user_frame_in_message(message)
-    if any(marker in message or marker in type(exc).__name__ for marker in _DATA_DEPENDENT):
+    if is_data_dependent(exc):
         undecided = re.search(r"data-dependent expression (.+?) \(unhinted", message)
         fact = f" (torch.export cannot decide {undecided.group(1)})" if undecided else ""
         what = (

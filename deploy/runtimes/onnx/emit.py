@@ -16,6 +16,7 @@ import onnx
 
 from deploy.atomic import atomic_path
 from deploy.errors import UnsupportedOpError
+from deploy.oblivious import is_data_dependent, unbacked_sizes_oblivious
 from deploy.quiet import quiet_torch
 from deploy.runtimes.onnx.decompositions import size_exact
 from deploy.runtimes.onnx.exact_rules import exact_constant_patterns
@@ -41,19 +42,34 @@ def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None =
             custom_translation_table=table,
         )
 
+    def attempt():
+        try:
+            return translate(optimize=True)
+        except Exception as exc:
+            if not _is_subgraph_opset_mismatch(exc):
+                raise
+            with _fixing_local_function_versions():
+                return translate(optimize=True)
+
     with quiet_torch(), exact_constant_patterns(), unbound_unbacked_sizes_allowed():
         try:
-            try:
-                program = translate(optimize=True)
-            except Exception as exc:
-                if not _is_subgraph_opset_mismatch(exc):
-                    raise
-                with _fixing_local_function_versions():
-                    program = translate(optimize=True)
+            program = attempt()
         except Exception as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise UnsupportedOpError(f"torch.onnx cannot translate this program: {first}") from exc
+            # the decompositions retrace the program and ask again what its export answered
+            # size-obliviously (``Tensor.roll`` on a data-dependent length: is it 0?)
+            program = _retried_size_obliviously(attempt) if is_data_dependent(exc) else None
+            if program is None:
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                raise UnsupportedOpError(f"torch.onnx cannot translate this program: {first}") from exc
     return program.model_proto
+
+
+def _retried_size_obliviously(attempt):
+    try:
+        with unbacked_sizes_oblivious():
+            return attempt()
+    except Exception:  # the first error is the one to report
+        return None
 
 
 _LOCAL_DOMAIN = "pkg.torch.__subgraph__"  # where torch.onnx puts the branch/body functions of a program
