@@ -10,8 +10,8 @@ from torch.utils import _pytree as pytree
 
 from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.closures import unbacked_closures_as_tensors
+from deploy.rewriters.error_text import _explain, _nested_deploy_error, marked_site_error
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
-from deploy.rewriters.operators import _explain, _nested_deploy_error, marked_site_error
 from deploy.rewriters.size_facts import suppressed_guards
 from deploy.rewriters.values import (
     Undefined,

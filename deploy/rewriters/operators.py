@@ -16,6 +16,12 @@ from torch.utils import _pytree as pytree
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
+from deploy.rewriters.error_text import (
+    _friendly,
+    _nested_deploy_error,
+    _user_name,
+    marked_site_error,
+)
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
 from deploy.rewriters.int_outputs import differing_ints_as_tensors, ints_outside_size_cond
 from deploy.rewriters.logic import truth
@@ -47,56 +53,6 @@ from deploy.rewriters.values import (
     is_tracing,
     zeros_shaped_like,
 )
-
-
-def _explain(exc: BaseException) -> str:
-    for line in str(exc).splitlines():
-        line = line.strip()
-        if line.startswith("Explanation:"):
-            return line[len("Explanation:") :].strip()
-    text = str(exc).strip().splitlines()
-    return text[0][:300] if text else type(exc).__name__
-
-
-_KNOWN_CAUSES = (
-    ("same pytree structure", "the branches give values of different structure (a tuple on one path?)"),
-    ("expected both a and b to be FakeTensor", "a value is a tensor on one path and not on the other"),
-    ("Constants returned from branches must be ints", "a value is a tensor on one path and not on the other"),
-    ("same dtype", "the branches give tensors of different dtypes"),
-)
-
-
-def _friendly(exc: BaseException) -> str:
-    text = str(exc)
-    for needle, meaning in _KNOWN_CAUSES:
-        if needle in text:
-            return meaning
-    return _explain(exc).rstrip(".")
-
-
-def _user_name(name: str) -> str:
-    if name.startswith("_deploy_return_"):
-        return "the returned value"
-    return "" if name.startswith("_deploy_") else name
-
-
-def _nested_deploy_error(exc: BaseException) -> NotDeployableError | None:
-    while exc is not None:
-        if isinstance(exc, NotDeployableError):
-            return exc
-        exc = exc.__cause__ or exc.__context__
-    return None
-
-
-def marked_site_error(exc: BaseException) -> NotDeployableError | None:
-    """The error a converted construct raised inside a body dynamo traced (sites.Site.error): the
-    one to show once no fallback worked."""
-    while exc is not None:
-        marked = sites.marked_error(str(exc))
-        if marked is not None:
-            return marked
-        exc = exc.__cause__ or exc.__context__
-    return None
 
 
 def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ...], kind: str):
