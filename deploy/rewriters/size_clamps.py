@@ -150,7 +150,7 @@ def _interval(expr, symbol, side: bool, env, hint: int | None) -> tuple[int, int
 def _as_int(value, default):
     try:
         return int(value)
-    except (TypeError, ValueError, OverflowError):
+    except (TypeError, ValueError, OverflowError, AttributeError):  # sympy's oo: no int
         return default
 
 
