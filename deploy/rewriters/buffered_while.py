@@ -29,7 +29,6 @@ from torch._higher_order_ops.while_loop import while_loop
 from deploy.rewriters import sites
 from deploy.rewriters.loop_common import carry, in_loop_body, python_while
 from deploy.rewriters.operators import fresh_copies
-from deploy.rewriters.size_facts import suppressed_guards
 from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, is_symbolic
 
 
@@ -39,7 +38,7 @@ def _probe_appended(body_fn, carried: tuple) -> list[torch.Tensor]:
     if mode is None or mode.shape_env is None:
         _, appended = body_fn(*fresh_copies(carried))
     else:
-        with suppressed_guards(mode.shape_env):
+        with mode.shape_env.suppress_guards():
             _, appended = body_fn(*fresh_copies(carried))
     return [as_tensor_value(v) for v in appended]
 

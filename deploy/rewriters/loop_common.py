@@ -12,7 +12,6 @@ from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.error_text import _explain, _nested_deploy_error, marked_site_error
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
-from deploy.rewriters.size_facts import suppressed_guards
 from deploy.rewriters.values import (
     Undefined,
     as_tensor_value,
@@ -142,7 +141,7 @@ def _as_loop_body_probe():
     """Within: code traced as a loop body traces it (in-loop-body flag set), with guards suppressed
     and its graph ops unlisted (a probe: its nodes are dead)."""
     mode = torch._guards.detect_fake_mode()
-    guards = suppressed_guards(mode.shape_env if mode else None)
+    guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
     previous = trace_state.set_in_loop_body(True)
     try:
         with guards, sites.probing():

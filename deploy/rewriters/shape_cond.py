@@ -80,7 +80,7 @@ def bound_new_sizes(result, then_fn, else_fn, encode, pred=None):
     leaves, spec = pytree.tree_flatten(result)
     if not any(isinstance(v, torch.Tensor) and free_unbacked_symbols(v.shape) for v in leaves):
         return result
-    probed = _probe(then_fn, else_fn, encode)
+    probed = _probe(then_fn, else_fn, encode, keep_facts=True)  # the cond worked: only sizes wanted
     if probed is None:
         return result
     same: dict = {}
@@ -104,29 +104,44 @@ def bound_new_sizes(result, then_fn, else_fn, encode, pred=None):
     return pytree.tree_unflatten(out, spec)
 
 
-def _probe(then_fn, else_fn, encode) -> tuple | None:
+def _probe(then_fn, else_fn, encode, keep_facts: bool = False) -> tuple | None:
     """Both branches' output leaves, traced with guards suppressed (a probe: its nodes are dead);
     None when they differ in structure."""
-    then_leaves, then_spec = pytree.tree_flatten(pytree.tree_map(encode, probed(then_fn)))
-    else_leaves, else_spec = pytree.tree_flatten(pytree.tree_map(encode, probed(else_fn)))
+    then_leaves, then_spec = pytree.tree_flatten(pytree.tree_map(encode, probed(then_fn, True, keep_facts)))
+    else_leaves, else_spec = pytree.tree_flatten(pytree.tree_map(encode, probed(else_fn, True, keep_facts)))
     return (then_leaves, else_leaves, then_spec) if then_spec == else_spec else None
 
 
-def probed(fn, record: bool = True):
+def probed(fn, record: bool = True, keep_facts: bool = False):
     """``fn()`` traced with guards suppressed and no rewrites recorded (a probe: its nodes are dead);
     ``record=False``: nor any graph node (a dead node that fails when re-run, ``p.reshape(1)`` of a
-    larger ``p``, would break torch.onnx), for probes whose values are only looked at."""
+    larger ``p``, would break torch.onnx), for probes whose values are only looked at. ``keep_facts``:
+    a probe that fails on a fact about a size it made (``u0 < 0`` after a slice) runs again keeping
+    such facts (size_facts.suppressed_guards). Not for probes that choose a fallback: a chunked loop
+    under a size branch is refused there, so the branches are selected at the top level instead."""
     mode = torch._guards.detect_fake_mode()
-    guards = suppressed_guards(mode.shape_env if mode else None)
-    nodes = contextlib.nullcontext() if record else disable_proxy_modes_tracing()
     env = mode.shape_env if mode else None
     pending = list(env.pending_fresh_unbacked_symbols) if env is not None and not record else None
     try:
-        with guards, nodes, sites.probing(), kept_on_failure():
+        try:
+            with _guards_off(env), _nodes(record), sites.probing(), kept_on_failure():
+                return fn()
+        except Exception as exc:  # torch's many types; only an undecided size is retried
+            if not keep_facts or env is None or "data-dependent" not in str(exc):
+                raise
+        with suppressed_guards(env), _nodes(record), sites.probing(), kept_on_failure():
             return fn()
     finally:
         if pending is not None:  # unbacked ints made off the graph (a nested cond's) bind to no node
             env.pending_fresh_unbacked_symbols[:] = pending
+
+
+def _guards_off(env):
+    return env.suppress_guards() if env is not None else contextlib.nullcontext()
+
+
+def _nodes(record: bool):
+    return contextlib.nullcontext() if record else disable_proxy_modes_tracing()
 
 
 def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: Resizing):

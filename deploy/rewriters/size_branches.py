@@ -22,7 +22,6 @@ from contextlib import ExitStack, contextmanager
 import torch
 
 from deploy.rewriters import size_clamps
-from deploy.rewriters.size_facts import suppressed_guards
 
 
 class _State:
@@ -72,7 +71,7 @@ def tracing_branches(pred: object) -> Iterator[None]:
         stack.enter_context(torch.fx.experimental._config.patch(backed_size_oblivious=True))
         mode = torch._guards.detect_fake_mode()
         if STATE.trusted and mode is not None and mode.shape_env is not None:
-            stack.enter_context(suppressed_guards(mode.shape_env))
+            stack.enter_context(mode.shape_env.suppress_guards())
             STATE.used = True
         yield
 

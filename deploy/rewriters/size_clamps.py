@@ -21,7 +21,6 @@ import types
 import sympy
 import torch
 
-from deploy.rewriters.size_facts import suppressed_guards
 from deploy.rewriters.values import StackedList
 
 
@@ -73,7 +72,7 @@ def clamped_branches(pred: object, then_fn, else_fn):
     fn = then_fn if side else else_fn
     # a clamp is valid for every size (a cut to at most s, a pad by at least 0); the decisions torch
     # takes at the example's size while making it (is the cut a no-op?) must not become guards
-    with suppressed_guards(env):
+    with env.suppress_guards():
         clamped = _rebound(fn, symbol, target, hint > target, {})
     if clamped is fn:
         return None
@@ -101,7 +100,7 @@ def _unbacked_clamps(env, expr, symbol, then_fn, else_fn):
         if bounds is None or not _contiguous(expr, symbol, side, bounds):
             return None
         low, high = bounds
-        with suppressed_guards(env):
+        with env.suppress_guards():
             if highest is None or high < highest:
                 fn = _rebound(fn, symbol, high, True, {}) if high < _NO_UPPER else fn
             if low > lowest:

@@ -10,10 +10,10 @@ over its whole range, or an unbacked size over 2..256 (as torch.export assumes a
 0 or 1; a size of 0 or 1 may differ, as it may for a dim). Where sizes are equal,
 ``with_size`` gives a tensor that size (a gather at ``arange(size)``, a no-op at run time).
 
-Probes and trusted size branches trace with guards suppressed (``suppressed_guards``); torch then also
-drops the facts its ops assert about the sizes they make (``slice`` checks its new size is ``>= 0``),
-so the next op asks ``u0 < 0`` and fails. Within ``suppressed_guards`` such facts still bound the
-unbacked sizes made inside it (nothing else is narrowed): the size exists only in the suppressed trace.
+A probe of a cond's branches (shape_cond.probed) traces with guards suppressed; torch then also drops
+the facts its ops assert about the sizes they make (``slice`` checks its new size is ``>= 0``), so the
+next op asks ``u0 < 0`` and fails. ``suppressed_guards`` keeps such a fact as the size's lower bound
+(only non-negativity, only for sizes made inside it): the size exists only in the probe.
 """
 
 from __future__ import annotations
@@ -102,8 +102,8 @@ def with_size(value: torch.Tensor, dim: int, size) -> torch.Tensor:
 
 @contextlib.contextmanager
 def suppressed_guards(env: ShapeEnv | None):
-    """``env.suppress_guards()`` that still refines the range of each unbacked size made within by the
-    facts torch asserts about it (in any shape env: dynamo's, for a cond traced within, too)."""
+    """``env.suppress_guards()`` that still bounds each unbacked size made within (in ``env``) below by
+    the facts torch asserts about it: a size is not negative."""
     if env is None:
         yield
         return
@@ -116,8 +116,8 @@ def suppressed_guards(env: ShapeEnv | None):
 
     def asserting(self, expr, msg, fx_node=None):
         result = original(self, expr, msg, fx_node)
-        if ShapeEnv._suppress_guards_tls():
-            _refine_fresh(self, expr, known if self is env else set())
+        if ShapeEnv._suppress_guards_tls() and self is env:
+            _refine_fresh(self, expr, known)
         return result
 
     ShapeEnv.guard_or_defer_runtime_assert = asserting
@@ -129,7 +129,8 @@ def suppressed_guards(env: ShapeEnv | None):
 
 
 def _refine_fresh(env: ShapeEnv, expr, known: set) -> None:
-    """Narrow the range of each unbacked size in ``expr`` not in ``known`` by ``expr`` (a fact)."""
+    """Raise the lower bound of each unbacked size in ``expr`` not in ``known`` by ``expr`` (a fact
+    such as a slice's ``u0 >= 0``)."""
     import sympy
     from torch.utils._sympy.numbers import int_oo
     from torch.utils._sympy.solve import try_solve
@@ -144,13 +145,12 @@ def _refine_fresh(env: ShapeEnv, expr, known: set) -> None:
                 continue
             relation, rhs = solved
             bounds = bound_sympy(rhs, env.var_to_range)
-            lower, upper = -int_oo, int_oo
-            if isinstance(relation, (sympy.Eq, sympy.Ge, sympy.Gt)):
-                lower = bounds.lower + int(isinstance(relation, sympy.Gt))
-            if isinstance(relation, (sympy.Eq, sympy.Le, sympy.Lt)):
-                upper = bounds.upper - int(isinstance(relation, sympy.Lt))
+            if not isinstance(relation, (sympy.Ge, sympy.Gt)):
+                continue  # lower bounds only: an upper bound or an equation relates sizes a probe
+                # made to others, which later facts (size_facts.define_choice) would build on
+            lower = min(bounds.lower + int(isinstance(relation, sympy.Gt)), 0)  # a size: not negative
             current = env.var_to_range[symbol]
-            new = current & ValueRanges(lower, upper)
+            new = current & ValueRanges(lower, int_oo)
         except Exception:  # sympy's and value ranges' many failure types: no fact then
             continue
         if new != current and not new.is_singleton() and new.lower <= new.upper:
