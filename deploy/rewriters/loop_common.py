@@ -168,6 +168,12 @@ def placeholders_for_undefined(args: tuple, run) -> tuple:
     undefined = [i for i, v in enumerate(args) if isinstance(v, Undefined)]
     if not undefined:
         return args
+    # first as they are: a tensor `if` in the body that sets them on one path takes its other
+    # path's placeholder from the path that sets them (values.zeros_shaped_like), whatever the
+    # dtypes and ranks (`_deploy_last_*` result slots of a `return` in the loop)
+    shaped = _shaped_like_probe(run, list(args), undefined)
+    if shaped is not None:
+        return shaped
     for dtype in (torch.get_default_dtype(), torch.int64, torch.bool):
         # a branch that sets the value beside one that keeps it needs the dtype right at once
         guess = list(args)
@@ -190,7 +196,7 @@ def _shaped_like_probe(run, guess: list, undefined: list[int]) -> tuple | None:
             if not isinstance(new, torch.Tensor) or free_unbacked_symbols(new.shape):
                 return None
             shaped[i] = torch.zeros(new.shape, dtype=new.dtype)
-        if all(_same_meta(guess[i], shaped[i]) for i in undefined):
+        if all(isinstance(guess[i], torch.Tensor) and _same_meta(guess[i], shaped[i]) for i in undefined):
             return tuple(shaped)
         guess = shaped
     return None

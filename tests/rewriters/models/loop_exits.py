@@ -57,6 +57,27 @@ def _frames(n, loud=None):
     return x
 
 
+class GreedySettle(nn.Module):
+    """A `return` inside a loop over `int(budget.item())` that reads values of different dtypes and
+    ranks the body assigns (a float vector, an int64 vector, an int64 index): their result slots get
+    no value before the loop, so their placeholders come from a probe of the body."""
+
+    def forward(self, cost, budget):
+        n = cost.shape[0]
+        ids = torch.arange(n)
+        done = torch.zeros(n, dtype=torch.bool)
+        order = torch.full((n,), -1, dtype=torch.long)
+        for step in range(int(budget.item())):
+            cand = torch.where(done, 100.0, cost)
+            u = cand.argmin()
+            if cand[u] > 5.0:
+                return order, cost[u], cand
+            done = done | (ids == u)
+            order = torch.where(ids == u, step, order)
+            cost = cost + 1.0
+        return order, torch.tensor(-1.0), cost
+
+
 CASES = [
     Case(
         "return_in_a_loop_with_the_rows_so_far",
@@ -72,6 +93,18 @@ CASES = [
         (_frames(5),),
         [(_frames(6, 2),), (_frames(3, 0),), (_frames(4, 3),)],
         ({0: torch.export.Dim("frames", min=2, max=32)},),
+        constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "return_in_a_data_bound_loop_reading_values_of_several_dtypes",
+        seeded(GreedySettle),
+        (torch.tensor([3.0, 0.5, 2.0, 1.0]), torch.tensor(3)),
+        [
+            (torch.tensor([3.0, 0.5, 2.0, 1.0, 2.5]), torch.tensor(6)),
+            (torch.tensor([6.0, 7.0]), torch.tensor(2)),
+            (torch.tensor([1.0, 0.5, 2.0]), torch.tensor(0)),
+        ],
+        ({0: torch.export.Dim("nodes", min=2, max=32)}, None),
         constructs=("for->while_loop", "if->cond"),
     ),
 ]
