@@ -178,7 +178,11 @@ def _guarded_cond(pred, then_fn, else_fn, site: sites.Site, kind: str):
 
 # torch.cond's stride check on differently written symbolic strides; the same check on the sizes a
 # previous resizing cond left behind (unbacked: ``Eq(Max(1, Min(10, u0)), 1)``)
-_STRIDE_CAUSES = ("stride is not a simple accumulative", "Could not guard on data-dependent expression")
+_STRIDE_CAUSES = (
+    "stride is not a simple accumulative",
+    "Could not guard on data-dependent expression",
+    "sorted order of strides",  # (b, 0) from torch.full beside (b, u) from torch.stack(rows, 1)
+)
 
 
 def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id: int, kind: str):

@@ -227,6 +227,28 @@ class BudgetedDecode(nn.Module):
         return tokens, h
 
 
+class StepsOrEmpty(nn.Module):
+    """A greedy decoding loop over `int(max_len.item())` with a tensor `break`, then `if not
+    tokens: return torch.full((batch, 0), ...)` else `torch.stack(tokens, 1)`: the branches' outputs
+    differ in size and in the order of their strides (a transposed stack)."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Linear(4, 4)
+
+    def forward(self, h, max_len):
+        tokens = []
+        for _ in range(int(max_len.item())):
+            h = torch.tanh(self.cell(h))
+            tok = h.argmax(-1)
+            tokens.append(tok)
+            if bool((tok == 0).all()):
+                break
+        if not tokens:
+            return torch.full((h.shape[0], 0), -1, dtype=torch.long)
+        return torch.stack(tokens, 1)
+
+
 CASES = [
     Case(
         "collapse_with_continue_and_breaks_before_and_after_appends",
@@ -319,5 +341,17 @@ CASES = [
             (torch.tensor([0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.97]),),
         ],
         ({0: torch.export.Dim("n", min=3, max=64)},),
+    ),
+    Case(
+        "empty_or_stacked_steps_after_a_data_bound_loop",
+        seeded(StepsOrEmpty),
+        (torch.randn(3, 4), torch.tensor(5)),
+        [
+            (torch.randn(2, 4), torch.tensor(0)),
+            (torch.randn(4, 4), torch.tensor(2)),
+            (torch.randn(5, 4), torch.tensor(9)),
+        ],
+        ({0: torch.export.Dim("batch", min=2, max=16)}, None),
+        constructs=("for->while_loop", "if->cond"),
     ),
 ]
