@@ -51,6 +51,7 @@ from deploy.rewriters.values import (
     is_symbolic,
     is_tracing,
 )
+from deploy.rewriters.work_stacks import stack_while
 
 
 def while_stmt(
@@ -62,6 +63,7 @@ def while_stmt(
     lists: tuple = (),
     capacity=None,
     row_room=None,
+    work_stack: bool = False,
 ) -> tuple:
     """``while cond: body`` where cond/body take the loop-carried variables and body returns them;
     with ``lists`` (appended to once per iteration) the body also returns the appended values, the
@@ -80,6 +82,10 @@ def while_stmt(
             raise
         except Exception as exc:  # torch's many internal error types -> one line naming the user's loop
             raise loop_error(site, exc, names) from exc
+    if work_stack and is_tracing():  # a list the loop pops and appends to (work_stacks.py)
+        rows = stack_while(while_stmt, cond_fn, body_fn, args, names, site_id, row_room)
+        if rows is not None:
+            return rows
     args, finished = python_while(cond_fn, lambda values: tuple(body_fn(*values)), args, site_id)
     if finished:
         return args

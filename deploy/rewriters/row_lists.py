@@ -70,8 +70,57 @@ class RowList(NamedTuple):
         row = value.to(self.buffer.dtype).expand(self.buffer.shape[1:]).unsqueeze(0)
         return RowList(self.buffer.index_copy(0, position, row), self.count)
 
+    def pop(self, index: object = -1) -> tuple[RowList, torch.Tensor]:
+        """``values.pop(index)`` (a work stack's ``pop()``, a queue's ``pop(0)``): the list without
+        row ``index`` (the rows after it move up one) and that row."""
+        row = self.at(index)
+        if isinstance(index, torch.Tensor):
+            position = index.to(torch.int64).reshape(())
+        else:
+            position = torch.full((), 1, dtype=torch.int64) * index
+        position = torch.where(position < 0, position + self.count, position)
+        slots = torch.arange(self.buffer.shape[0], dtype=torch.int64)
+        source = torch.where(slots >= position, slots + 1, slots).clamp(max=self.buffer.shape[0] - 1)
+        return RowList(self.buffer.index_select(0, source), (self.count - 1).clamp(min=0)), row
+
     def to_stacked(self) -> StackedList:
         return StackedList([], self.rows())
+
+
+def as_row(value: object, dtype: torch.dtype | None = None) -> torch.Tensor:
+    """A list entry as one row: a tensor as it is, a tuple of ints / sizes / 0-d tensors (a work
+    stack's ``(i, j)``) as a 1-d tensor (int64 unless an entry is floating)."""
+    if isinstance(value, torch.Tensor):
+        return value
+    if isinstance(value, (tuple, list)):
+        if dtype is None:
+            floating = any(
+                isinstance(v, float) or (isinstance(v, torch.Tensor) and v.dtype.is_floating_point)
+                for v in value
+            )
+            dtype = torch.get_default_dtype() if floating else torch.int64
+        return torch.stack([as_row(v, dtype).reshape(()).to(dtype) for v in value])
+    if isinstance(value, torch.SymInt):  # a size: no constant tensor inside a graph op's body
+        return torch.full((), 1, dtype=dtype or torch.int64) * value
+    return torch.full((), value, dtype=dtype)
+
+
+def _is_row_entry(value: object) -> bool:
+    """A list entry a buffer row can hold: a tensor, or a tuple of numbers / sizes / 0-d tensors."""
+    if isinstance(value, torch.Tensor):
+        return True
+    return isinstance(value, tuple) and all(
+        (isinstance(v, torch.Tensor) and v.dim() == 0) or isinstance(v, (int, float, torch.SymInt))
+        for v in value
+    )
+
+
+def list_pop(values, index=-1):
+    """``x = values.pop(index)`` as ``values, x = list_pop(values, index)`` (passes/row_lists.py)."""
+    if isinstance(values, RowList):
+        return values.pop(index)
+    value = values.pop(index)
+    return values, value
 
 
 def list_item(values, index):
@@ -84,12 +133,12 @@ def list_item(values, index):
 def list_append(values, value, name: str = ""):
     """``values.append(value)`` as an assignment (``values = list_append(values, value)``)."""
     if _RECORDING and isinstance(values, list):
-        seen = torch.as_tensor(value)
+        seen = as_row(value) if isinstance(value, tuple) else torch.as_tensor(value)
         shape, dtype, sites = _RECORDING[-1].get(name, (tuple(seen.shape), seen.dtype, 0))
         _RECORDING[-1][name] = (shape, dtype, sites + 1)
         return values  # a probe: the list stays as it was, so both sides of a cond agree
     if isinstance(values, RowList):
-        row = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=values.buffer.dtype)
+        row = as_row(value, values.buffer.dtype)
         row = (row if row.dtype == values.buffer.dtype else row.to(values.buffer.dtype)).unsqueeze(0)
         buffer = values.buffer.index_copy(0, values.count.reshape(1), row)
         return RowList(buffer, values.count + 1)
@@ -122,14 +171,15 @@ def lists_as_rows(args: tuple, names: tuple[str, ...], trips, probe, static: dic
     positions = [i for i, v in enumerate(args) if isinstance(v, list)]
     if not positions:
         return None
-    if not all(isinstance(v, torch.Tensor) for i in positions for v in args[i]):
+    if not all(_is_row_entry(v) for i in positions for v in args[i]):
         return None
     record = {}
     if probe is None:
         for i in positions:
             if not args[i] or static.get(names[i], (None,))[0] is None:
                 return None
-            record[names[i]] = (tuple(args[i][0].shape), args[i][0].dtype, 0)
+            first = as_row(args[i][0])
+            record[names[i]] = (tuple(first.shape), first.dtype, 0)
     else:
         with recording() as record:
             try:
@@ -144,7 +194,7 @@ def lists_as_rows(args: tuple, names: tuple[str, ...], trips, probe, static: dic
         shape, dtype, sites = record[name]
         if static.get(name, (None,))[0] is not None:
             sites = static[name][0]  # every append statement, also a branch's the probe skipped
-        rows = [torch.as_tensor(v) for v in existing]
+        rows = [as_row(v) for v in existing]
         if any(tuple(r.shape) != tuple(shape) for r in rows):
             return None
         capacity = len(rows) + trips * sites
@@ -230,10 +280,12 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
     return (values if carried_on else after_loop(values, names, _exact(static, rest[0]))), lists
 
 
-def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room):
+def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room, probing=True):
     """``while_fn`` (loop_operators.while_stmt) over a `while` loop with its Python-list variables
     carried as RowLists with room for ``room`` more iterations (the step counter's bound); the
-    values with those lists as StackedLists, or None (the caller carries the values as they are)."""
+    values with those lists as StackedLists, or None (the caller carries the values as they are).
+    ``probing=False``: the rows' shape from the rows already in each list (a work stack, whose
+    body pops: work_stacks.py)."""
     from deploy.rewriters.loop_common import _as_loop_body_probe
     from deploy.rewriters.operators import fresh_copies
 
@@ -251,7 +303,8 @@ def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room):
             body_fn(*fresh_copies(values))
 
     static = sites.get_site(site_id).row_appends
-    converted = lists_as_rows(args, names, max(room, 0) if isinstance(room, int) else room, probe, static)
+    room = max(room, 0) if isinstance(room, int) else room
+    converted = lists_as_rows(args, names, room, probe if probing else None, static)
     if converted is None:
         return None
     leaves, spec, leaf_names = _flattened(converted, names)

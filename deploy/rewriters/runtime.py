@@ -27,10 +27,10 @@ from deploy.rewriters.operators import (
     python_predicate,
     python_true,
 )
-from deploy.rewriters.row_lists import list_append, list_item, list_reset
+from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_reset
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of
 from deploy.rewriters.subscripts import getitem, setitem, span, store, truncate
-from deploy.rewriters.values import Undefined, append_if, cat, compact, stack, take_last
+from deploy.rewriters.values import Undefined, append_if, cat, compact, list_truth, stack, take_last
 
 __all__ = [
     "Undefined",
@@ -55,7 +55,9 @@ __all__ = [
     "list_",
     "list_append",
     "list_item",
+    "list_pop",
     "list_reset",
+    "list_truth",
     "matrix_transposed",
     "max_",
     "min_",

@@ -215,6 +215,8 @@ class WhileToLoop(Pass):
             room_name = ctx.fresh("room")
             defs.append(function_def(room_name, carried, [ast.copy_location(ast.Return(bound), loop)], loop))
             dispatch.keywords.append(ast.keyword("row_room", name(room_name)))
+            if getattr(loop, "_deploy_work_stack", False):  # a list the loop pops (work_stacks.py)
+                dispatch.keywords.append(ast.keyword("work_stack", constant(True)))
         result = ast.Assign([target], dispatch) if carried or accumulators else ast.Expr(dispatch)
         return [*defs, *loads, ast.copy_location(result, loop)]
 

@@ -9,6 +9,10 @@ reset.
             continue                                   continue
         kept.append(x[i])                          kept = _deploy_rt.list_append(kept, x[i], "kept")
 
+A `while` loop driven by a list it pops (``while stack: i, j = stack.pop()``, a work stack or
+queue) carries that list the same way: each pop statement becomes ``stack, tmp = list_pop(stack)``
+and the test ``list_truth(stack)`` (work_stacks.py).
+
 Eagerly `list_append` appends and returns the same list; a graph loop carries the list as a
 buffer and a count (row_lists.py). Lists the loop only appends to are the earlier passes' (a
 scan's stacked outputs); lists created inside the loop body are local to one iteration.
@@ -66,9 +70,75 @@ def _is_empty_list(node: ast.AST) -> bool:
     return isinstance(node, ast.List) and not node.elts
 
 
+def _len_of(node: ast.AST) -> str | None:
+    """``len(xs)``: ``xs``."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+    ):
+        return node.args[0].id
+    return None
+
+
+def _stack_test(test: ast.AST) -> str | None:
+    """The list a `while` test asks for being non-empty: ``xs``, ``len(xs)``, ``len(xs) > 0``,
+    ``len(xs) != 0``, ``len(xs) >= 1``, also as the first operand of an ``and``."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return _stack_test(test.values[0])
+    if isinstance(test, ast.Name):
+        return test.id
+    if _len_of(test):
+        return _len_of(test)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant):
+        op, bound = test.ops[0], test.comparators[0].value
+        nonempty = (isinstance(op, (ast.Gt, ast.NotEq)) and bound == 0) or (
+            isinstance(op, ast.GtE) and bound == 1
+        )
+        return _len_of(test.left) if nonempty else None
+    return None
+
+
+def _pop_of(node: ast.AST, target: str) -> ast.Call | None:
+    """``target.pop()`` / ``target.pop(i)``: the call."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "pop"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == target
+        and len(node.args) <= 1
+        and not node.keywords
+    ):
+        return node
+    return None
+
+
+def _work_stack(loop: ast.For | ast.While) -> str | None:
+    """A `while` loop driven by a list it pops (a work stack / queue): the list, when every pop of
+    it is a statement of its own (``i, j = stack.pop()``, ``stack.pop(0)``)."""
+    if not isinstance(loop, ast.While):
+        return None
+    target = _stack_test(loop.test)
+    if target is None:
+        return None
+    pops = [n for n in _walk(loop.body) if _pop_of(n, target)]
+    whole = [
+        s.value
+        for s in _walk(loop.body)
+        if isinstance(s, (ast.Assign, ast.Expr)) and _pop_of(s.value, target)
+    ]
+    if not pops or len(pops) != len(whole):
+        return None
+    return target
+
+
 def _candidates(loop: ast.For | ast.While, before: set[str]) -> set[str]:
     """Lists appended in the loop body and read there otherwise, created before the loop."""
     appended, receivers, other_reads, created_inside = set(), set(), set(), set()
+    stack = _work_stack(loop)
     for node in _walk(loop.body):
         target = _append_of(node)
         if target is not None:
@@ -85,7 +155,7 @@ def _candidates(loop: ast.For | ast.While, before: set[str]) -> set[str]:
                             created_inside.add(leaf.id)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr in ("extend", "insert", "pop", "remove", "clear", "sort", "reverse"):
-                if isinstance(node.func.value, ast.Name):
+                if isinstance(node.func.value, ast.Name) and not _pop_of(node, stack or ""):
                     created_inside.add(node.func.value.id)  # other mutations: left alone
     tests = [loop.test] if isinstance(loop, ast.While) else []  # `while len(picked) < k and ...`
     for node in _walk([*loop.body, *tests]):
@@ -99,10 +169,24 @@ def _candidates(loop: ast.For | ast.While, before: set[str]) -> set[str]:
 
 
 class _Appends(ast.NodeTransformer):
-    def __init__(self, names: set[str]):
-        self.names = names
+    def __init__(self, names: set[str], stack: str | None = None, ctx: Context | None = None):
+        self.names, self.stack, self.ctx = names, stack, ctx
+
+    def _pop(self, node: ast.stmt, targets: list[ast.expr] | None) -> ast.AST:
+        """``x = stack.pop(i)`` -> ``stack, tmp = list_pop(stack, i); x = tmp``."""
+        popped = node.value
+        index = [self.visit(a) for a in popped.args]
+        value = call(rt("list_pop"), name(self.stack), *index)
+        temp = self.ctx.fresh("popped")
+        first = ast.Assign([ast.Tuple([name(self.stack, True), name(temp, True)], ast.Store())], value)
+        out = [ast.copy_location(first, node)]
+        if targets:
+            out.append(ast.copy_location(ast.Assign(targets, name(temp)), node))
+        return out
 
     def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        if self.stack and _pop_of(node.value, self.stack):
+            return self._pop(node, None)
         target = _append_of(node)
         if target not in self.names:
             return self.generic_visit(node)
@@ -111,6 +195,8 @@ class _Appends(ast.NodeTransformer):
         return ast.copy_location(ast.Assign([name(target, True)], value), node)
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        if self.stack and _pop_of(node.value, self.stack):
+            return self._pop(node, node.targets)
         if (
             len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
@@ -143,21 +229,46 @@ class ListsReadInTheirLoop(Pass):
     name = "lists-read-in-their-loop"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        map_blocks(func, lambda stmt: self.rewrite(stmt, func))
+        map_blocks(func, lambda stmt: self.rewrite(stmt, func, ctx))
 
-    def rewrite(self, loop: ast.stmt, func: ast.FunctionDef) -> None:
+    def rewrite(self, loop: ast.stmt, func: ast.FunctionDef, ctx: Context) -> None:
         bounded = isinstance(loop, ast.While) and getattr(loop, "_deploy_bound", None) is not None
-        if not (is_range_loop(loop) or bounded) or loop.orelse:
+        stack = _work_stack(loop)
+        if not (is_range_loop(loop) or bounded or stack) or loop.orelse:
             return None
         names = _candidates(loop, _lists_outside(func, loop))
+        if stack and stack not in names:
+            stack = None
+            if not bounded:
+                return None
         if names:
             loop._deploy_row_lists = True  # WhileToLoop passes the bound (the lists' room) on
             loop._deploy_row_appends = {n: _appends_per_iteration(loop, n) for n in sorted(names)}
-            transformer = _Appends(names)
-            loop.body = [transformer.visit(stmt) for stmt in loop.body]
+            if stack:  # a work stack: the test asks for rows in the list (work_stacks.py)
+                loop._deploy_work_stack = True
+                loop.test = _StackTest(stack).visit(loop.test)
+                ast.fix_missing_locations(loop.test)
+            transformer = _Appends(names, stack, ctx)
+            body = [transformer.visit(stmt) for stmt in loop.body]
+            loop.body = [s for stmt in body for s in (stmt if isinstance(stmt, list) else [stmt])]
             for stmt in loop.body:
                 ast.fix_missing_locations(stmt)
         return None
+
+
+class _StackTest(ast.NodeTransformer):
+    """``while stack`` -> ``while list_truth(stack)`` (a RowList's count > 0)."""
+
+    def __init__(self, stack: str):
+        self.stack = stack
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id == self.stack and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(call(rt("list_truth"), node), node)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        return node if _len_of(node) == self.stack else self.generic_visit(node)
 
 
 def _appends_per_iteration(loop: ast.For | ast.While, target: str) -> tuple[int | None, bool]:

@@ -34,6 +34,7 @@ from tests.rewriters.models import (
     truthiness,
     two_breaks,
     unbacked_facts,
+    work_stacks,
 )
 
 CASES = (
@@ -48,6 +49,7 @@ CASES = (
     + idioms.CASES
     + truthiness.CASES
     + row_lists.CASES
+    + work_stacks.CASES
     + picked_rows.CASES
     + calls.CASES
     + shapes.CASES
