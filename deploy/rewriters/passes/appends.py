@@ -47,13 +47,13 @@ class ConditionalAppends(Pass):
                     out.append(ast.fix_missing_locations(ast.copy_location(replaced, stmt)))
                     continue
                 stmt.body, stmt.orelse = self._block(stmt.body), self._block(stmt.orelse)
-            elif isinstance(stmt, (ast.With, ast.Try)) or _stays_python(stmt, self.local):
+            elif isinstance(stmt, (ast.With, ast.Try)) or stays_python(stmt, self.local):
                 stmt.body = self._block(stmt.body)
             out.append(stmt)
         return out
 
 
-def _stays_python(stmt: ast.stmt, local: set[str]) -> bool:
+def stays_python(stmt: ast.stmt, local: set[str]) -> bool:
     """``for s in range(SHELVES):`` with constant bounds (literals, module constants) and no jumps:
     a loop that stays Python, whose conditional appends are lone ones like those outside loops."""
     return (

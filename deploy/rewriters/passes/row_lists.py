@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import ast
 
+from deploy.rewriters.analysis import assigned_names
+from deploy.rewriters.passes.appends import stays_python
 from deploy.rewriters.passes.base import Context, Pass, call, constant, map_blocks, name, rt
 from deploy.rewriters.passes.breaks import is_range_loop
 
@@ -229,12 +231,18 @@ class ListsReadInTheirLoop(Pass):
     name = "lists-read-in-their-loop"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        # names bound in the function (arguments too): a range bound naming one may be dynamic
+        self.local = assigned_names(func.body) | {
+            a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)
+        }
         map_blocks(func, lambda stmt: self.rewrite(stmt, func, ctx))
 
     def rewrite(self, loop: ast.stmt, func: ast.FunctionDef, ctx: Context) -> None:
         bounded = isinstance(loop, ast.While) and getattr(loop, "_deploy_bound", None) is not None
         stack = _work_stack(loop)
         if not (is_range_loop(loop) or bounded or stack) or loop.orelse:
+            return None
+        if stays_python(loop, self.local):  # `for b in range(BANDS)`: its lists stay Python lists
             return None
         names = _candidates(loop, _lists_outside(func, loop))
         if stack and stack not in names:
