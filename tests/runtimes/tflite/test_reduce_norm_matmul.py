@@ -142,3 +142,31 @@ def test_matrix_vector_product_over_dynamic_sizes(tmp_path, vector_first):
         v = rng.standard_normal(n).astype(np.float32)
         (actual,) = session.run([m, v])
         np.testing.assert_allclose(actual, reference(model, {"m": m, "v": v})[0], rtol=1e-5, atol=1e-5)
+
+
+def test_dot_product_of_two_dynamic_vectors(tmp_path):
+    """`v @ w` of two 1-D operands whose length is known only at run time (a Rayleigh quotient's
+    `v @ (adj @ v)`): a 0-d result."""
+    import onnx
+    from onnx import helper as onnx_helper
+
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+    from tests.runtimes.tflite.helpers import reference
+
+    vectors = [onnx_helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, ["n"]) for n in ("v", "w")]
+    graph = onnx_helper.make_graph(
+        [onnx_helper.make_node("MatMul", ["v", "w"], ["y"])],
+        "dot",
+        vectors,
+        [onnx_helper.make_empty_tensor_value_info("y")],
+    )
+    model = onnx_helper.make_model(graph, opset_imports=[onnx_helper.make_opsetid("", 20)])
+    session = load(emit_tflite(model, tmp_path / "dot.tflite")["path"])
+    rng = np.random.default_rng(1)
+    for n in (1, 4, 33):
+        v, w = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+        (actual,) = session.run([v, w])
+        expected = reference(model, {"v": v, "w": w})[0]
+        assert actual.shape == expected.shape == ()
+        np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)

@@ -13,6 +13,7 @@ from ai_edge_litert import schema_py_generated as schema
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
 from deploy.runtimes.tflite.ops._common import attr, elementwise_values, out_shape, scalar
+from deploy.runtimes.tflite.ops.reduction import reduce
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value
 
@@ -66,10 +67,9 @@ def lower_matmul(ctx: LoweringContext, node: ir.Node) -> Value:
 
 def _matvec_dynamic(ctx: LoweringContext, a: Value, b: Value) -> Value:
     """A matrix-vector product with dynamic sizes (``adj @ v``, ``v @ w``): the vector as a one-column
-    (one-row) matrix, BATCH_MATMUL, and the unit dim dropped; refused (Unsupported) when a reshape
-    would need more than one dynamic dim."""
-    if a.rank == 1 and b.rank == 1:
-        raise Unsupported("MatMul of two dynamic 1-D operands (a dot product)")
+    (one-row) matrix, BATCH_MATMUL, and the unit dim dropped; two vectors: MUL and SUM."""
+    if a.rank == 1 and b.rank == 1:  # a dot product (``v @ w``): the products summed
+        return reduce(ctx, OPS.SUM, elementwise_values(ctx, OPS.MUL, a, b), [0], False)
     if b.rank == 1:
         b2 = ctx.reshape(b, (b.shape[0], 1))
         product = batch_matmul(ctx, a, b2, (*a.shape[:-1], 1))
