@@ -139,6 +139,33 @@ def _symbolic_scalar_operands(program: Any) -> None:
             module.recompile()
 
 
+def _float_clamp_bounds(program: Any) -> None:
+    """``y.clamp(0, 64.0)`` of a float tensor: one int and one float bound, for which torch.onnx finds
+    no overload ("Cannot find a compatible OpOverload for aten.clamp"); both bounds as floats compute
+    the same."""
+    import torch
+
+    clamp = torch.ops.aten.clamp.default
+    for module in program.graph_module.modules():
+        graph = getattr(module, "graph", None)
+        for node in list(graph.nodes) if isinstance(graph, torch.fx.Graph) else ():
+            if (
+                node.op != "call_function"
+                or node.target != clamp
+                or not isinstance(node.args[0], torch.fx.Node)
+            ):
+                continue
+            value = node.args[0].meta.get("val")
+            if not (isinstance(value, torch.Tensor) and value.dtype.is_floating_point):
+                continue
+            bounds = list(node.args[1:]) + [node.kwargs.get(k) for k in ("min", "max") if k in node.kwargs]
+            if any(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+                as_float = lambda b: float(b) if isinstance(b, int) and not isinstance(b, bool) else b  # noqa: E731
+                node.args = (node.args[0], *map(as_float, node.args[1:]))
+                node.kwargs = {k: as_float(v) for k, v in node.kwargs.items()}
+                module.recompile()
+
+
 def _distinct_graph_op_operands(program: Any) -> None:
     """Views passed into a graph op (``dx, dy = disp[0], disp[1]`` read by a nested cond's branches,
     ``x, y, vx, vy = ball.unbind(0)``) share storage, and torch.onnx's decompositions refuse a cond or loop whose inputs may alias
@@ -257,6 +284,7 @@ def size_exact(program: Any) -> Any:
     _name_reduced_dims(program)
     pad_empty_arg_reductions(program)
     _symbolic_scalar_operands(program)
+    _float_clamp_bounds(program)
     _distinct_graph_op_operands(program)
     remove_dead_conds(program)
     _constant_cond_outputs(program)

@@ -80,3 +80,19 @@ def test_zero_dim_inputs_stay_zero_dim():
         onnx.save(to_onnx_proto(program), str(path))
         _, shifted = load(path).run([np.ones(3, np.float32), np.array(2.0, np.float32)])
     assert shifted.shape == ()
+
+
+def test_clamp_with_an_int_and_a_float_bound_translates():
+    """``y.clamp(0, 64.0)`` (a box clipped to the image): torch.onnx finds no overload for one int and
+    one float bound; both are given as floats."""
+
+    class Clip(torch.nn.Module):
+        def forward(self, boxes):
+            return torch.stack([boxes[:, 0].clamp(0, 64.0), boxes[:, 1].clamp(min=-1, max=0.5)], 1)
+
+    dynamic = ({0: Dim("n", min=2, max=40)},)
+    session = _session(torch.export.export(Clip(), (torch.randn(5, 2) * 50,), dynamic_shapes=dynamic))
+    for n in (5, 2, 17):
+        x = torch.randn(n, 2) * 50
+        (got,) = session.run(None, {session.get_inputs()[0].name: x.numpy()})
+        np.testing.assert_allclose(got, Clip()(x).numpy())
