@@ -75,7 +75,7 @@ def _decided_obliviously(env: ShapeEnv, expr: sympy.Basic) -> sympy.Basic | None
     if not isinstance(expr, sympy.logic.boolalg.Boolean):
         return None
     unbacked = free_unbacked_symbols(expr)
-    if not unbacked or not all(_non_negative(env, symbol) for symbol in unbacked):
+    if not unbacked or not all(_size_like(env, symbol) for symbol in unbacked):
         return None
     added = unbacked - env.size_like
     env.size_like |= added
@@ -86,6 +86,9 @@ def _decided_obliviously(env: ShapeEnv, expr: sympy.Basic) -> sympy.Basic | None
     return value if value is sympy.true or value is sympy.false else None
 
 
-def _non_negative(env: ShapeEnv, symbol: sympy.Symbol) -> bool:
+def _size_like(env: ShapeEnv, symbol: sympy.Symbol) -> bool:
+    """A size: ``>= 0`` and able to exceed 1. A tensor's truth value read by ``.item()`` (``if
+    x.sum() > 0`` left unconverted) is a symbol in ``[0, 1]``: answering it as a size would take one
+    branch for every input, so the question fails as torch asks it."""
     bounds = env.var_to_range.get(symbol)
-    return bounds is not None and bounds.lower >= 0
+    return bounds is not None and bounds.lower >= 0 and bounds.upper > 1
