@@ -71,7 +71,7 @@ def unbacked_sizes_oblivious() -> Iterator[_Used]:
 
 def _decided_obliviously(env: ShapeEnv, expr: sympy.Basic) -> sympy.Basic | None:
     """``expr`` (a bool) evaluated with its unbacked symbols taken as sizes of at least 2; None when
-    one of them is not known to be a size (``>= 0``) or the answer still depends on them."""
+    one of them is not known to be a size (``>= 0`` and able to exceed 1) or the answer still depends on them."""
     if not isinstance(expr, sympy.logic.boolalg.Boolean):
         return None
     unbacked = free_unbacked_symbols(expr)

@@ -125,7 +125,7 @@ def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str]):
 
 def _size_oblivious(module, inputs, dynamic_shapes, notes: list[str]):
     """Retry an export that failed on a specialised dim or on a size torch could not decide with
-    every size decision taken size-obliviously (deploy.exporter.oblivious): metadata checks such as
+    every size decision taken size-obliviously (deploy.oblivious): metadata checks such as
     "is this dim of size ``n - 1`` equal to 1?" (contiguity, broadcasting) no longer guard on the
     example's size, and "is this data-dependent length 0?" (``Tensor.roll``) takes the general path.
     Such a graph may assume a size is not 0 or 1, so verification at the minimum size checks it
