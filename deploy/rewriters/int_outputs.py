@@ -133,3 +133,33 @@ def _size_int(value: object) -> bool:
     if isinstance(value, torch.SymInt):
         return not free_unbacked_symbols(value)
     return _plain_int(value)
+
+
+def ints_of_a_size_branch(pred, then_fn, else_fn):
+    """``if abs(n - m) > w: w = abs(n - m)`` on dynamic sizes, whose branches give only sizes: each
+    ``sym_ite(test, then_int, else_int)``, no graph op (torch.cond refuses a branch returning an
+    expression of the input's sizes). None when a branch gives anything but ints of the dynamic
+    dims (a tensor, an unbacked int) or fails."""
+    test = getattr(pred, "_deploy_size_test", None) if is_size_predicate(pred) else None
+    if not isinstance(test, torch.SymBool):
+        return None
+    try:
+        then_leaves, spec = pytree.tree_flatten(probed(then_fn, record=False))
+        else_leaves, else_spec = pytree.tree_flatten(probed(else_fn, record=False))
+    except Exception:  # any failure, ours too: the cond's own error is shown
+        return None
+    sizes = [_size_int(a) and _size_int(b) for a, b in zip(then_leaves, else_leaves)]
+    if spec != else_spec or not then_leaves or not all(sizes):
+        return None
+    return pytree.tree_unflatten([_size_ite(test, a, b) for a, b in zip(then_leaves, else_leaves)], spec)
+
+
+def _size_ite(test: torch.SymBool, a: object, b: object) -> object:
+    """``sym_ite`` of two sizes; an int beside a symbolic size is lifted by that size (``sym_ite``
+    takes two of one type): ``sym_ite(t, a + s, b + s) - s``."""
+    if type(a) is int and type(b) is int:
+        return a if a == b else torch.sym_ite(test, a, b)
+    if is_sym_int(a) and is_sym_int(b):
+        return torch.sym_ite(test, a, b)
+    anchor = a if is_sym_int(a) else b
+    return torch.sym_ite(test, a + anchor, b + anchor) - anchor

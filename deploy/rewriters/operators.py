@@ -23,7 +23,11 @@ from deploy.rewriters.error_text import (
     marked_site_error,
 )
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
-from deploy.rewriters.int_outputs import differing_ints_as_tensors, ints_outside_size_cond
+from deploy.rewriters.int_outputs import (
+    differing_ints_as_tensors,
+    ints_of_a_size_branch,
+    ints_outside_size_cond,
+)
 from deploy.rewriters.logic import truth
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
@@ -130,6 +134,10 @@ def _fallback(
     nested = _nested_deploy_error(exc)
     if nested is not None:
         raise nested from exc
+    sizes = ints_of_a_size_branch(pred, then_fn, else_fn)
+    if sizes is not None:  # `if abs(n - m) > w: w = abs(n - m)`: the sizes picked, no graph op
+        sites.mark_emitted(site.id, kind.replace("->cond", "->sym_ite"))
+        return sizes
     if not torch.compiler.is_dynamo_compiling() and not is_size_predicate(pred):
         converted = differing_ints_as_tensors(pred, then_fn, else_fn, top_level=True)
         result = None

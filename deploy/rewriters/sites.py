@@ -25,7 +25,7 @@ class Rewrite:
     """One rewrite, as printed on the console and stored in report.json ``rewrites``."""
 
     # "if->cond", "ifexp->cond", "if->where", "ifexp->where", "while->while_loop", "for->while_loop",
-    # "for->scan"
+    # "for->scan", "if->sym_ite" (a size branch that assigns only sizes)
     kind: str
     file: str
     line: int

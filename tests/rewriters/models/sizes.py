@@ -193,6 +193,17 @@ class LagWindows(nn.Module):
         return d, torch.zeros((), dtype=torch.int64)
 
 
+class BandFromLengths(nn.Module):
+    """A band widened to the length difference of two sequences: only sizes are assigned."""
+
+    def forward(self, a, b):
+        n, m = a.shape[0], b.shape[0]
+        band, lo = 3, 0
+        if abs(n - m) > band:
+            band, lo = abs(n - m), 1
+        return a.sum(0) * band + b.sum(0) + lo
+
+
 CASES = [
     Case(
         "size_branch_on_a_remainder",
@@ -201,6 +212,14 @@ CASES = [
         [(torch.randn(2, 3, 13),), (torch.randn(2, 3, 6),), (torch.randn(2, 3, 33),)],
         ({2: torch.export.Dim("length", min=2, max=64)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "sizes_assigned_by_a_branch_on_two_dynamic_sizes",
+        seeded(BandFromLengths),
+        (torch.randn(5, 2), torch.randn(6, 2)),
+        [(torch.randn(2, 2), torch.randn(20, 2)), (torch.randn(20, 2), torch.randn(3, 2))],
+        ({0: torch.export.Dim("n", min=2, max=40)}, {0: torch.export.Dim("m", min=2, max=40)}),
+        constructs=("if->sym_ite",),
     ),
     Case(
         "chunks_last_shorter",
