@@ -13,6 +13,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 from torch._higher_order_ops.scan import scan
+from torch._higher_order_ops.while_loop import while_loop
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 _CELLS = {"GRU": torch.gru_cell, "RNN_TANH": torch.rnn_tanh_cell, "RNN_RELU": torch.rnn_relu_cell}
 
@@ -93,7 +95,7 @@ class ScanRecurrent(nn.Module):
                 h_t, c_t = torch.lstm_cell(x_t, (carry[0], carry[1]), w_ih, w_hh, b_ih, b_hh)
                 return [h_t, c_t.clone()], h_t.clone()
 
-            (h, c), out = scan(step, [h.clone(), c.clone()], xs)
+            (h, c), out = _over_time(step, [h.clone(), c.clone()], xs)
         else:
             cell = _CELLS[rnn.mode]
 
@@ -101,5 +103,30 @@ class ScanRecurrent(nn.Module):
                 h_t = cell(x_t, carry, w_ih, w_hh, b_ih, b_hh)
                 return h_t, h_t.clone()
 
-            h, out = scan(step, h.clone(), xs)
+            h, out = _over_time(step, h.clone(), xs)
         return (out.flip(0) if direction else out), h, c
+
+
+def _over_time(step, carry, xs: torch.Tensor):
+    """``scan(step, carry, xs)``; over a length a converted size branch chose (unbacked:
+    ``if t > 60: x = avg_pool(x)``), whose scan torch cannot trace ("Eq(u1, 0)"), a while_loop
+    writing each step's output into a buffer of that length."""
+    length = xs.shape[0]
+    if not free_unbacked_symbols(length):
+        return scan(step, carry, xs)
+    torch._check(length > 0)  # the module refuses an empty sequence
+    flat = list(carry) if isinstance(carry, list) else [carry]
+    first = step(carry, xs[0])[1]
+    buffer = first.new_zeros((length, *first.shape))
+
+    def body(i, out, *state):
+        new_state, y = step(
+            list(state) if isinstance(carry, list) else state[0], xs.index_select(0, i.reshape(1))[0]
+        )
+        new_flat = list(new_state) if isinstance(carry, list) else [new_state]
+        return (i + 1, out.index_copy(0, i.reshape(1), y.unsqueeze(0)), *[v.clone() for v in new_flat])
+
+    start = torch.zeros((), dtype=torch.int64)
+    stop = torch.ones((), dtype=torch.int64) * length  # a tensor: while_loop takes no unbacked int
+    _, out, *final = while_loop(lambda i, *_: i < stop, body, (start, buffer, *flat))
+    return (final if isinstance(carry, list) else final[0]), out
