@@ -11,6 +11,11 @@ their sizes (``Max(1, H//2)`` after pooling). ``shape_cond`` then passes each su
 the cond flattened (a dense copy, stride 1) with its differing sizes as an int64 tensor, and
 reshapes it after the cond to those sizes (unbacked, bounded the same way). Sizes both branches
 agree on (batch, channels) stay as they are, so later layers keep them.
+
+Its branches read the unbacked sizes they close over as 0-d tensors, as a plain cond's do
+(closures.py): ``keep = max(3, n * 3 // 4)`` is one (casts.py), and a branch taking ``topk(keep)``
+under ``if keep >= n`` would otherwise fail to trace here, leaving only the fallback that computes
+both branches (padded_select.py), whose untaken ``topk(keep)`` fails at run time for ``keep > n``.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, guard_o
 from torch.utils import _pytree as pytree
 
 from deploy.rewriters import sites
+from deploy.rewriters.closures import unbacked_closures_as_tensors
+from deploy.rewriters.foreign_symbols import distinct_unbacked_names
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.size_facts import define_choice, suppressed_guards
 from deploy.rewriters.values import is_sym_int
@@ -166,7 +173,8 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
 
         return run
 
-    flat = list(torch.cond(pred, packed(then_fn), packed(else_fn), ()))
+    with unbacked_closures_as_tensors(then_fn, else_fn), distinct_unbacked_names():
+        flat = list(torch.cond(pred, packed(then_fn), packed(else_fn), ()))
     leaves, same = [], {}
     for i, layout in enumerate(layouts):
         data = flat.pop(0)

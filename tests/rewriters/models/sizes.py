@@ -1,6 +1,6 @@
 """Loops and branches whose trip counts and value sizes come from dynamic dims: chunks whose last
 one is shorter, tiles counted by ``h // k``, per-sample routing, bidirectional lists, early exits
-that pool, ``min(k, n)`` sizes."""
+that pool, ``min(k, n)`` sizes, a ``topk`` of a size only where a size test allows it."""
 
 import torch
 import torch.nn.functional as F
@@ -107,6 +107,19 @@ class TopFew(nn.Module):
         if (top < 0).all():
             return torch.zeros(k), top.sum()
         return top * 2, scores[idx].sum()
+
+
+class KeepStrongest(nn.Module):
+    """Keeps the strongest three quarters of the tokens (at least 3, in their order); a sequence
+    that short is kept whole, since ``topk(keep)`` only runs where ``keep < n``."""
+
+    def forward(self, x):
+        n = x.shape[1]
+        keep = max(3, n * 3 // 4)
+        if keep >= n:
+            return x * 2
+        idx = x.norm(dim=-1).topk(keep, dim=1).indices.sort(dim=1).values
+        return x.gather(1, idx.unsqueeze(-1).expand(-1, -1, x.shape[-1]))
 
 
 class PadShort(nn.Module):
@@ -271,6 +284,14 @@ CASES = [
         (torch.randn(10),),
         [(torch.randn(2),), (-torch.rand(7) - 0.1,), (torch.randn(30),)],
         ({0: torch.export.Dim("n", min=1, max=64)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "topk_of_a_size_only_where_a_size_test_allows_it",
+        seeded(KeepStrongest),
+        (torch.randn(2, 10, 4),),
+        [(torch.randn(2, n, 4),) for n in (2, 3, 4, 5, 37)],
+        ({1: torch.export.Dim("tokens", min=2, max=64)},),
         constructs=("if->cond",),
     ),
     Case(
