@@ -8,6 +8,7 @@ would otherwise call ``.item()`` on it. Eagerly (and for Python indices) these a
 from __future__ import annotations
 
 import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.rewriters.casts import tensor
 from deploy.rewriters.trace_state import in_loop_body_now
@@ -46,6 +47,10 @@ def getitem(obj: object, index: object) -> object:
     """``obj[index]`` where the index may hold a converted loop's 0-d tensor counter."""
     if isinstance(obj, StackedList) and is_tracing():  # ``gaps[k]``: a row of a loop's appended values
         obj = obj.stacked_with_prefix()
+    if is_tracing() and isinstance(obj, (tuple, list)) and _run_time_position(index):
+        table = _as_table(obj)
+        if table is not None:  # `BASE_RATES[tier]`, tier set by a converted branch
+            return _picked_row(table, index)
     if not (is_tracing() and isinstance(obj, torch.Tensor)):
         return obj[_plain(index)]
     entries = index if isinstance(index, tuple) else (index,)
@@ -90,6 +95,34 @@ def getitem(obj: object, index: object) -> object:
         position = _in_range(entry, result.shape[dim])
         result = result.index_select(dim, position).squeeze(dim)
     return result
+
+
+def _run_time_position(index: object) -> bool:
+    """A 0-d integer tensor, or an int known only at run time (unbacked)."""
+    if is_sym_int(index):
+        return bool(free_unbacked_symbols(index))
+    return _is_scalar_index(index)
+
+
+def _as_table(values: tuple | list) -> torch.Tensor | None:
+    """A tuple/list of numbers (or of same-shaped tensors of one dtype) as one tensor, each entry a
+    row; None for anything else (modules, mixed shapes, bools)."""
+    if values and all(type(v) in (int, float) for v in values):
+        return tensor(list(values))  # (not torch.tensor: a lifted constant in a graph op's body)
+    if values and all(isinstance(v, torch.Tensor) for v in values):
+        first = values[0]
+        if all(v.dtype == first.dtype and v.shape == first.shape for v in values):
+            return torch.stack(list(values))
+    return None
+
+
+def _picked_row(table: torch.Tensor, index: object) -> torch.Tensor:
+    """``table[index]`` by index_select: Python's negative positions counted from the end, and a
+    position eager would refuse clamped (the graph computes untaken branches too)."""
+    size = table.shape[0]
+    position = as_tensor_value(index).reshape(1).to(torch.int64)
+    position = torch.where(position < 0, position + size, position).clamp(0, size - 1)
+    return table.index_select(0, position)[0]
 
 
 def _non_negative(index: torch.Tensor, size: object) -> torch.Tensor:

@@ -74,6 +74,23 @@ class GoalDistance(nn.Module):
         return dist
 
 
+RATES = (0.045, 0.07, 0.11)
+SCALES = [torch.tensor([1.0, 2.0]), torch.tensor([0.5, 4.0]), torch.tensor([3.0, -1.0])]
+
+
+class TierPricing(nn.Module):
+    """A tier a converted elif chain picks, then a Python tuple and a list of tensors indexed by it."""
+
+    def forward(self, lines):
+        if (lines[:, 1] > 0.9).any():
+            tier = 2
+        elif lines[:, 0].sum() > 1.0:
+            tier = 1
+        else:
+            tier = 0
+        return lines.mean(0) * SCALES[tier] + RATES[tier] + RATES[-1 - tier]
+
+
 CASES = [
     Case(
         "stores_at_tensor_positions",
@@ -119,5 +136,17 @@ CASES = [
         [(torch.randn(1, 3),), (torch.randn(9, 3),)],
         ({0: SEQ},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "constants_indexed_by_a_branch_chosen_int",
+        seeded(TierPricing),
+        (torch.tensor([[0.2, 0.1], [0.3, 0.5]]),),
+        [
+            (torch.tensor([[0.2, 0.95], [0.3, 0.5], [0.1, 0.1]]),),
+            (torch.tensor([[0.8, 0.1], [0.7, 0.5]]),),
+            (torch.tensor([[0.1, 0.1], [0.2, 0.2]]),),
+        ],
+        ({0: torch.export.Dim("lines", min=2, max=32)},),
+        constructs=("if->cond",),
     ),
 ]
