@@ -109,3 +109,15 @@ def truth(value: object) -> object:
     if is_tracing() and is_sym_int(value):
         return compare(value, "ne", 0)
     return value
+
+
+def equal(left: object, right: object) -> object:
+    """``torch.equal(a, b)`` (a still life: the next state equals the last): while exporting, of two
+    tensors of one dtype and provably one shape, ``(a == b).all()``, a 0-d tensor a cond can test;
+    torch.equal's Python bool would be specialised to the example's answer."""
+    from deploy.rewriters.shape_cond import same_shape  # (shape_cond imports this module's users)
+
+    tensors = isinstance(left, torch.Tensor) and isinstance(right, torch.Tensor)
+    if is_tracing() and tensors and left.dtype == right.dtype and same_shape(left, right):
+        return (left == right).all()
+    return torch.equal(left, right)

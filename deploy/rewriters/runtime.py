@@ -19,7 +19,7 @@ from deploy.rewriters.casts import (
 )
 from deploy.rewriters.choice import pick
 from deploy.rewriters.list_builtins import list_, sum_
-from deploy.rewriters.logic import and_, compare, not_, or_
+from deploy.rewriters.logic import and_, compare, equal, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
 from deploy.rewriters.operators import (
     if_expr,
@@ -42,6 +42,7 @@ __all__ = [
     "cat",
     "compare",
     "compact",
+    "equal",
     "float_",
     "float_item",
     "for_range",

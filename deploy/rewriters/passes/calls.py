@@ -92,6 +92,9 @@ class _CallRewriter(ast.NodeTransformer):
         if _is_torch_attr(func, "tensor") and node.args:
             self.ctx.rewrote = True  # `torch.tensor([1.0, 50.0])` in a helper a graph op's body calls
             return ast.copy_location(ast.Call(rt("tensor"), node.args, node.keywords), node)
+        if _is_torch_attr(func, "equal") and len(node.args) == 2 and not node.keywords:
+            self.ctx.rewrote = True  # `if torch.equal(nxt, board): break` in a helper too
+            return ast.copy_location(ast.Call(rt("equal"), node.args, []), node)
         if _is_torch_attr(func, "linspace") and len(node.args) == 3:
             self.ctx.rewrote = True  # `torch.linspace(-1, 1, x.shape[1])` in a helper without control flow
             return ast.copy_location(ast.Call(rt("linspace"), node.args, node.keywords), node)

@@ -78,6 +78,19 @@ class GreedySettle(nn.Module):
         return order, torch.tensor(-1.0), cost
 
 
+class SettleUntilStill(nn.Module):
+    """Smooths a state until it stops changing (`torch.equal` of the next state and the last), at
+    most `steps` (a tensor) times."""
+
+    def forward(self, x, steps):
+        for _ in range(int(steps.item())):
+            nxt = torch.round(0.5 * (x + x.roll(1, 0)))
+            if torch.equal(nxt, x):
+                break
+            x = nxt
+        return x
+
+
 CASES = [
     Case(
         "return_in_a_loop_with_the_rows_so_far",
@@ -105,6 +118,18 @@ CASES = [
             (torch.tensor([1.0, 0.5, 2.0]), torch.tensor(0)),
         ],
         ({0: torch.export.Dim("nodes", min=2, max=32)}, None),
+        constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "torch_equal_of_two_states_stops_a_loop",
+        seeded(SettleUntilStill),
+        (torch.tensor([4.0, 0.0, 2.0, 2.0]), torch.tensor(5)),
+        [
+            (torch.tensor([2.0, 2.0, 2.0]), torch.tensor(3)),
+            (torch.tensor([8.0, 0.0, 0.0, 0.0, 8.0]), torch.tensor(2)),
+            (torch.tensor([8.0, 0.0]), torch.tensor(0)),
+        ],
+        ({0: torch.export.Dim("cells", min=2, max=32)}, None),
         constructs=("for->while_loop", "if->cond"),
     ),
 ]

@@ -22,6 +22,11 @@ CASES = {
     ),  # fmt: skip
     "gather": ([helper.make_node("Gather", ["x", "i"], ["y"], axis=3)], {"i": I64(4, -1, 0)}),
     "pad": ([helper.make_node("Pad", ["x", "p"], ["y"], mode="reflect")], {"p": I64(0, 0, 1, 2, 0, 0, 1, 2)}),
+    # torch's circular padding (F.pad(x, (1, 1, 1, 1), mode="circular"), a wrapped game board)
+    "pad_wrap": (
+        [helper.make_node("Pad", ["x", "p"], ["y"], mode="wrap")],
+        {"p": I64(0, 0, 1, 2, 0, 0, 2, 1)},
+    ),
     "squeeze": (
         [helper.make_node("Unsqueeze", ["x", "a"], ["u"]), helper.make_node("Squeeze", ["u", "a"], ["y"])],
         {"a": I64(0, 3)},
@@ -38,7 +43,7 @@ def test_shape_op(name):
     assert_matches(graph_model(nodes, {"x": X}, ["y"], consts), {"x": X})
 
 
-@pytest.mark.parametrize("name", ["concat", "split", "slice", "pad", "transpose", "gather"])
+@pytest.mark.parametrize("name", ["concat", "split", "slice", "pad", "pad_wrap", "transpose", "gather"])
 def test_shape_op_after_nhwc_conv(name):
     """The same op reading a tensor that lives in NHWC: its axes must be remapped."""
     nodes, consts = CASES[name]

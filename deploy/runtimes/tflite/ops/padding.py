@@ -29,6 +29,7 @@ def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
             "constant",
             "reflect",
             "edge",
+            "wrap",
         ):
             return pad_at_run_time(ctx, node, x, pads_v, fill, mode, axes_v)
         flat = ints(pads_v, "pads")
@@ -57,9 +58,10 @@ def lower_pad(ctx: LoweringContext, node: ir.Node) -> Value:
         options = schema.MirrorPadOptionsT()
         options.mode = schema.MirrorPadMode.REFLECT if mode == "reflect" else schema.MirrorPadMode.SYMMETRIC
         return ctx.emit(OPS.MIRROR_PAD, inputs, out_shape(node), x.dtype, perm=x.perm, options=options)
-    if mode == "edge":
+    if mode in ("edge", "wrap"):
         native = np.array([pairs.get(i, (0, 0)) for i in range(rank)], np.int32)
-        return edge_pad(ctx, x, ctx.const(native), [i for i in range(rank) if any(native[i])])
+        axes = [i for i in range(rank) if any(native[i])]
+        return edge_pad(ctx, x, ctx.const(native), axes, wrap=mode == "wrap")
     raise Unsupported(f"Pad mode {mode!r}")
 
 
@@ -91,8 +93,8 @@ def pad_at_run_time(
         paddings = ctx.emit(
             OPS.PACK, [sides[0].tensor, sides[1].tensor], (rank, 2), np.int32, options=options
         )
-    if mode == "edge":
-        return edge_pad(ctx, x, paddings, list(range(rank)))
+    if mode in ("edge", "wrap"):
+        return edge_pad(ctx, x, paddings, list(range(rank)), wrap=mode == "wrap")
     inputs = [ctx.native(x), paddings.tensor]
     if mode == "reflect":
         options = schema.MirrorPadOptionsT()
@@ -104,9 +106,10 @@ def pad_at_run_time(
     return ctx.emit(OPS.PADV2, [*inputs, fill_t], out_shape(node), x.dtype, options=schema.PadV2OptionsT())
 
 
-def edge_pad(ctx: LoweringContext, x: Value, paddings: Value, axes: list[int]) -> Value:
+def edge_pad(ctx: LoweringContext, x: Value, paddings: Value, axes: list[int], wrap: bool = False) -> Value:
     """Pad mode 'edge' (replicate) with any pads, also run-time ones: along each padded axis a
-    GATHER of positions ``clamp(i - begin, 0, size - 1)`` for ``i`` in ``0 .. size + begin + end``.
+    GATHER of positions ``clamp(i - begin, 0, size - 1)`` for ``i`` in ``0 .. size + begin + end``;
+    mode 'wrap' (torch's circular padding) gathers ``(i - begin) mod size`` instead.
     ``paddings`` is [[begin, end] per dim] (int32, ONNX dim order)."""
     zero, one = ctx.const(np.array(0, np.int32)), ctx.const(np.array(1, np.int32))
     y = x
@@ -121,10 +124,13 @@ def edge_pad(ctx: LoweringContext, x: Value, paddings: Value, axes: list[int]) -
             OPS.RANGE, [ctx.native(zero), ctx.native(count), ctx.native(one)], (None,), np.int32
         )
         positions = elementwise_values(ctx, OPS.SUB, positions, begin)
-        positions = elementwise_values(ctx, OPS.MAXIMUM, positions, zero)
-        positions = elementwise_values(
-            ctx, OPS.MINIMUM, positions, elementwise_values(ctx, OPS.SUB, size, one)
-        )
+        if wrap:
+            positions = elementwise_values(ctx, OPS.FLOOR_MOD, positions, size)
+        else:
+            positions = elementwise_values(ctx, OPS.MAXIMUM, positions, zero)
+            positions = elementwise_values(
+                ctx, OPS.MINIMUM, positions, elementwise_values(ctx, OPS.SUB, size, one)
+            )
         options = schema.GatherOptionsT()
         options.axis = axis
         out_shape_ = tuple(None if i == axis else d for i, d in enumerate(y.shape))
