@@ -6,7 +6,7 @@ import ast
 import inspect
 import re
 import textwrap
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import torch
@@ -69,16 +69,18 @@ def _is_specialisation(exc: BaseException) -> bool:
     return "Constraints violated" in message or "specialized it to be a constant" in message
 
 
-def _retry(module, inputs, dynamic_shapes, context):
+def _retry(module, inputs, dynamic_shapes, context, failures: list | None = None):
     """A fresh non-strict export within ``context`` (plus the usual export contexts); None when it
-    fails (the original error is the one to explain)."""
+    fails (the original error is the one to explain; ``failures`` gets this one)."""
     torch._dynamo.reset()
     try:
         with torch.no_grad(), quiet_torch(), portable_ops(), context, _equal(module, inputs, dynamic_shapes):
             return torch.export.export(module, inputs, dynamic_shapes=dynamic_shapes, strict=False)
     except DeployError:
         raise
-    except Exception:  # torch raises many unrelated types here
+    except Exception as exc:  # torch raises many unrelated types here
+        if failures is not None:
+            failures.append(exc)
         return None
 
 
@@ -103,12 +105,19 @@ def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str]):
     return ep
 
 
-def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str]):
+def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str], context=None):
     """Retry an export whose guards torch could not prove with each guard checked at every size of
-    its range instead (deploy.exporter.range_guards); None when that does not give a program."""
+    its range instead (deploy.exporter.range_guards), within ``context`` when given; None when that
+    does not give a program."""
     torch._dynamo.reset()
     try:
-        with torch.no_grad(), quiet_torch(), portable_ops(), _equal(module, inputs, dynamic_shapes):
+        with (
+            torch.no_grad(),
+            quiet_torch(),
+            portable_ops(),
+            context or nullcontext(),
+            _equal(module, inputs, dynamic_shapes),
+        ):
             found = export_with_range_checked_guards(module, inputs, dynamic_shapes)
     except DeployError:
         raise
@@ -129,7 +138,8 @@ def _size_oblivious(module, inputs, dynamic_shapes, notes: list[str]):
     "is this dim of size ``n - 1`` equal to 1?" (contiguity, broadcasting) no longer guard on the
     example's size, and "is this data-dependent length 0?" (``Tensor.roll``) takes the general path.
     Such a graph may assume a size is not 0 or 1, so verification at the minimum size checks it
-    against eager; None when the retry fails too."""
+    against eager. When it still fails on a specialised dim, the guards torch could not prove are
+    checked at every size of their range as well (_range_checked_guards); None when that fails too."""
     used = []
 
     @contextmanager
@@ -138,7 +148,13 @@ def _size_oblivious(module, inputs, dynamic_shapes, notes: list[str]):
             yield
             used.append(answered.unbacked)
 
-    ep = _retry(module, inputs, dynamic_shapes, oblivious())
+    failures: list[BaseException] = []
+    ep = _retry(module, inputs, dynamic_shapes, oblivious(), failures)
+    if ep is None and failures and _is_specialisation(failures[0]):
+        # both at once: `keep = w.topk((2 * n) // 3).indices` then `w[keep]` over n in [2, 64] guard
+        # on `(2 * n) // 3 != 1` (index broadcasting, false at n = 2: answered size-obliviously) and
+        # on `(2 * n) // 3 <= n` (topk's k <= size: true for every n, though torch cannot prove it)
+        ep = _range_checked_guards(module, inputs, dynamic_shapes, notes, oblivious())
     if ep is not None:
         notes.append(
             "exported with size decisions taken size-obliviously (a size check torch could not decide "

@@ -1,11 +1,16 @@
 """An export that fails only on a metadata guard ("is the dim of size n - 1 equal to 1?", asked by
 the contiguity check of `.float()` on rows from reading 1 on) is retried size-obliviously and
 verified at the minimum size, where the guard would have been false. So is one that fails on a
-question about a data-dependent size (`roll` asks whether a length a loop left is 0)."""
+question about a data-dependent size (`roll` asks whether a length a loop left is 0), and one that
+then still fails on a guard torch cannot prove but that holds at every size (`topk(k)`'s ``k <= n``)."""
 
 from __future__ import annotations
 
+import torch
+from torch.export import Dim
+
 import deploy
+from deploy.exporter.export import export_program
 
 TRACKER = """
 import torch
@@ -69,3 +74,71 @@ def test_undecidable_zero_length_question_is_retried_size_obliviously(tmp_path, 
     assert any("data-dependent sizes" in note for note in res.report["export"]["notes"])
     parity = res.artifacts["onnx"].parity
     assert parity.ok and any("(min)" in label for label in parity.case_labels)
+
+
+CAPPED = """
+import torch
+
+class CappedGate(torch.nn.Module):
+    def forward(self, x):
+        w = x.softmax(-1)[:, 0]
+        capacity = (2 * x.shape[0]) // 3  # 1 at the minimum size
+        if w.max() > 0.25:  # a tensor `if` around the capped one (its body is traced by dynamo)
+            count = (w > 0.2).sum()
+            if count > capacity:  # over capacity: keep the largest weights only
+                keep = w.topk(capacity).indices
+                w = torch.zeros_like(w).scatter(0, keep, w[keep])
+        return w
+
+def model():
+    return CappedGate()
+
+def example_inputs():
+    return (torch.randn(8, 3),)
+
+def dynamic_shapes():
+    return ({0: torch.export.Dim("n", min=2, max=64)},)
+
+def _rows(first_column):
+    x = torch.zeros(len(first_column), 3)
+    x[:, 0] = torch.tensor(first_column)
+    return (x,)
+
+def verify_inputs():
+    return [
+        _rows([0.0, 0.1]),  # n = 2: capacity 1, both weights over 0.2: one kept
+        _rows([0.0, 0.1, 0.2, 0.3, 0.4]),  # capacity 3, count 5
+        _rows([0.5, 0.4, -3.0, -3.0, -3.0, -3.0]),  # count 2 <= capacity 4
+        _rows([-3.0, -3.0, -3.0]),  # no weight over 0.25
+    ]
+"""
+
+
+def test_size_one_guard_and_unprovable_guard_together(tmp_path, write_model):
+    # `w[keep]` guards on `(2*n)//3 != 1` (false at n = 2), `topk` on `(2*n)//3 <= n` (true for
+    # every n, which torch cannot prove): neither retry alone exports, both together do
+    res = deploy.export(write_model(CAPPED), targets=["onnx"], out=tmp_path / "out")
+    notes = res.report["export"]["notes"]
+    assert any("size-obliviously" in note for note in notes)
+    assert any("checked at every size" in note for note in notes)
+    parity = res.artifacts["onnx"].parity
+    assert parity.ok and any("(min)" in label for label in parity.case_labels)
+    branches = res.report["branches"]
+    assert len(branches) == 2 and all(not b["not_covered"] for b in branches.values())
+
+
+class TopThird(torch.nn.Module):
+    """The same two guards without any branch."""
+
+    def forward(self, x):
+        w = x.softmax(-1)[:, 0]
+        keep = w.topk((2 * x.shape[0]) // 3).indices
+        return torch.zeros_like(w).scatter(0, keep, w[keep])
+
+
+def test_top_third_exports_and_matches_eager_at_every_size():
+    program, notes = export_program(TopThird(), (torch.randn(8, 3),), ({0: Dim("n", min=2, max=64)},))
+    assert any("size-obliviously" in note for note in notes)
+    for n in range(2, 65):
+        x = torch.randn(n, 3)
+        torch.testing.assert_close(program.module()(x), TopThird()(x))
