@@ -132,11 +132,15 @@ def list_item(values, index):
 
 def list_append(values, value, name: str = ""):
     """``values.append(value)`` as an assignment (``values = list_append(values, value)``)."""
-    if _RECORDING and isinstance(values, list):
+    # a probe on guessed rows (row_probe.py) records a RowList's appends too, and appends them as
+    # in the loop so later reads see them; not in a body dynamo traces (no side effects there)
+    guessed = isinstance(values, RowList) and not torch.compiler.is_dynamo_compiling()
+    if _RECORDING and (isinstance(values, list) or guessed):
         seen = as_row(value) if isinstance(value, tuple) else torch.as_tensor(value)
         shape, dtype, sites = _RECORDING[-1].get(name, (tuple(seen.shape), seen.dtype, 0))
         _RECORDING[-1][name] = (shape, dtype, sites + 1)
-        return values  # a probe: the list stays as it was, so both sides of a cond agree
+        if isinstance(values, list):
+            return values  # a probe: the list stays as it was, so both sides of a cond agree
     if isinstance(values, RowList):
         row = as_row(value, values.buffer.dtype)
         row = (row if row.dtype == values.buffer.dtype else row.to(values.buffer.dtype)).unsqueeze(0)
@@ -184,8 +188,15 @@ def lists_as_rows(args: tuple, names: tuple[str, ...], trips, probe, static: dic
         with recording() as record:
             try:
                 probe(args)
-            except Exception:  # torch's many internal error types: the loop reports its own error
-                return None
+                failed = False
+            except Exception:  # torch's many internal error types: probed on RowLists instead
+                failed = True
+        if failed:  # `xs.pop()`, `xs[-1]` of a list still empty (row_probe.py)
+            from deploy.rewriters.row_probe import probed_rows
+
+            record = probed_rows(args, names, positions, probe, record, static)
+            if record is None:
+                return None  # the loop reports its own error
     out = list(args)
     for i in positions:
         name, existing = names[i], args[i]

@@ -11,7 +11,9 @@ reset.
 
 A `while` loop driven by a list it pops (``while stack: i, j = stack.pop()``, a work stack or
 queue) carries that list the same way: each pop statement becomes ``stack, tmp = list_pop(stack)``
-and the test ``list_truth(stack)`` (work_stacks.py).
+and the test ``list_truth(stack)`` (work_stacks.py). A range loop may pop such a list too (a run
+stack: ``cur = values.pop()``, ``run = lengths.pop() + 1``), each pop taken out ahead of its
+statement (list_pops.py).
 
 Eagerly `list_append` appends and returns the same list; a graph loop carries the list as a
 buffer and a count (row_lists.py). Lists the loop only appends to are the earlier passes' (a
@@ -26,6 +28,7 @@ from deploy.rewriters.analysis import assigned_names
 from deploy.rewriters.passes.appends import stays_python
 from deploy.rewriters.passes.base import Context, Pass, call, constant, map_blocks, name, rt
 from deploy.rewriters.passes.breaks import is_range_loop
+from deploy.rewriters.passes.list_pops import hoist_pop, hoistable_pops, popped_list
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
@@ -103,21 +106,6 @@ def _stack_test(test: ast.AST) -> str | None:
     return None
 
 
-def _pop_of(node: ast.AST, target: str) -> ast.Call | None:
-    """``target.pop()`` / ``target.pop(i)``: the call."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "pop"
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == target
-        and len(node.args) <= 1
-        and not node.keywords
-    ):
-        return node
-    return None
-
-
 def _work_stack(loop: ast.For | ast.While) -> str | None:
     """A `while` loop driven by a list it pops (a work stack / queue): the list, when every pop of
     it is a statement of its own (``i, j = stack.pop()``, ``stack.pop(0)``)."""
@@ -126,11 +114,11 @@ def _work_stack(loop: ast.For | ast.While) -> str | None:
     target = _stack_test(loop.test)
     if target is None:
         return None
-    pops = [n for n in _walk(loop.body) if _pop_of(n, target)]
+    pops = [n for n in _walk(loop.body) if popped_list(n) == target]
     whole = [
         s.value
         for s in _walk(loop.body)
-        if isinstance(s, (ast.Assign, ast.Expr)) and _pop_of(s.value, target)
+        if isinstance(s, (ast.Assign, ast.Expr)) and popped_list(s.value) == target
     ]
     if not pops or len(pops) != len(whole):
         return None
@@ -140,7 +128,7 @@ def _work_stack(loop: ast.For | ast.While) -> str | None:
 def _candidates(loop: ast.For | ast.While, before: set[str]) -> set[str]:
     """Lists appended in the loop body and read there otherwise, created before the loop."""
     appended, receivers, other_reads, created_inside = set(), set(), set(), set()
-    stack = _work_stack(loop)
+    hoisted = hoistable_pops(_walk(loop.body))  # `x = xs.pop()`, `run = xs.pop() + 1` (list_pops.py)
     for node in _walk(loop.body):
         target = _append_of(node)
         if target is not None:
@@ -157,7 +145,7 @@ def _candidates(loop: ast.For | ast.While, before: set[str]) -> set[str]:
                             created_inside.add(leaf.id)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr in ("extend", "insert", "pop", "remove", "clear", "sort", "reverse"):
-                if isinstance(node.func.value, ast.Name) and not _pop_of(node, stack or ""):
+                if isinstance(node.func.value, ast.Name) and id(node) not in hoisted:
                     created_inside.add(node.func.value.id)  # other mutations: left alone
     tests = [loop.test] if isinstance(loop, ast.While) else []  # `while len(picked) < k and ...`
     for node in _walk([*loop.body, *tests]):
@@ -171,24 +159,13 @@ def _candidates(loop: ast.For | ast.While, before: set[str]) -> set[str]:
 
 
 class _Appends(ast.NodeTransformer):
-    def __init__(self, names: set[str], stack: str | None = None, ctx: Context | None = None):
-        self.names, self.stack, self.ctx = names, stack, ctx
-
-    def _pop(self, node: ast.stmt, targets: list[ast.expr] | None) -> ast.AST:
-        """``x = stack.pop(i)`` -> ``stack, tmp = list_pop(stack, i); x = tmp``."""
-        popped = node.value
-        index = [self.visit(a) for a in popped.args]
-        value = call(rt("list_pop"), name(self.stack), *index)
-        temp = self.ctx.fresh("popped")
-        first = ast.Assign([ast.Tuple([name(self.stack, True), name(temp, True)], ast.Store())], value)
-        out = [ast.copy_location(first, node)]
-        if targets:
-            out.append(ast.copy_location(ast.Assign(targets, name(temp)), node))
-        return out
+    def __init__(self, names: set[str], ctx: Context):
+        self.names, self.ctx = names, ctx
 
     def visit_Expr(self, node: ast.Expr) -> ast.AST:
-        if self.stack and _pop_of(node.value, self.stack):
-            return self._pop(node, None)
+        hoisted = hoist_pop(node, self.names, self.ctx, self.visit)
+        if hoisted is not None:
+            return hoisted
         target = _append_of(node)
         if target not in self.names:
             return self.generic_visit(node)
@@ -197,8 +174,9 @@ class _Appends(ast.NodeTransformer):
         return ast.copy_location(ast.Assign([name(target, True)], value), node)
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
-        if self.stack and _pop_of(node.value, self.stack):
-            return self._pop(node, node.targets)
+        hoisted = hoist_pop(node, self.names, self.ctx, self.visit)
+        if hoisted is not None:
+            return hoisted
         if (
             len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
@@ -208,6 +186,12 @@ class _Appends(ast.NodeTransformer):
             reset = call(rt("list_reset"), name(node.targets[0].id))
             return ast.copy_location(ast.Assign(node.targets, reset), node)
         return self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        hoisted = hoist_pop(node, self.names, self.ctx, self.visit)
+        return hoisted if hoisted is not None else self.generic_visit(node)
+
+    visit_AnnAssign = visit_AugAssign
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)
@@ -256,7 +240,7 @@ class ListsReadInTheirLoop(Pass):
                 loop._deploy_work_stack = True
                 loop.test = _StackTest(stack).visit(loop.test)
                 ast.fix_missing_locations(loop.test)
-            transformer = _Appends(names, stack, ctx)
+            transformer = _Appends(names, ctx)
             body = [transformer.visit(stmt) for stmt in loop.body]
             loop.body = [s for stmt in body for s in (stmt if isinstance(stmt, list) else [stmt])]
             for stmt in loop.body:

@@ -26,6 +26,7 @@ from tests.rewriters.models import (
     picked_rows,
     repros,
     row_lists,
+    run_stacks,
     runtime_sizes,
     shapes,
     shrinking,
@@ -50,6 +51,7 @@ CASES = (
     + truthiness.CASES
     + row_lists.CASES
     + work_stacks.CASES
+    + run_stacks.CASES
     + picked_rows.CASES
     + calls.CASES
     + shapes.CASES
