@@ -190,6 +190,9 @@ _STRIDE_CAUSES = (
     "stride is not a simple accumulative",
     "Could not guard on data-dependent expression",
     "sorted order of strides",  # (b, 0) from torch.full beside (b, u) from torch.stack(rows, 1)
+    # (n, 0) beside (n, u) with stride Max(1, u) (xc @ V.T over a list a loop may leave empty): the
+    # stride merge looks up Max(1, u) among products of sizes and raises a KeyError
+    "KeyError(Max(1,",
 )
 
 

@@ -91,6 +91,31 @@ class SettleUntilStill(nn.Module):
         return x
 
 
+class StrongRows(nn.Module):
+    """Keeps rows of a tensor-bounded loop until one is weak (`break`), then projects the data on
+    them; with none kept (`if not kept:`) it returns (0, D) rows and an (N, 0) projection. torch.cond
+    cannot merge the (N, 0) projection with the (N, u) one, whose stride is ``Max(1, u)``."""
+
+    def forward(self, x, k):
+        kept = []
+        for i in range(int(k.item())):
+            row = x[i]
+            if row.norm() < 1.0:
+                break
+            kept.append(row)
+        if not kept:
+            return x.new_zeros(0, x.shape[1]), x.new_zeros(x.shape[0], 0)
+        rows = torch.stack(kept)
+        return rows, x @ rows.T
+
+
+def _rows(n, weak=None):
+    x = torch.randn(n, 5, generator=torch.Generator().manual_seed(5)) + 2.0
+    if weak is not None:
+        x[weak] = 0.1
+    return x
+
+
 CASES = [
     Case(
         "return_in_a_loop_with_the_rows_so_far",
@@ -130,6 +155,14 @@ CASES = [
             (torch.tensor([8.0, 0.0]), torch.tensor(0)),
         ],
         ({0: torch.export.Dim("cells", min=2, max=32)}, None),
+        constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "a_projection_on_rows_a_loop_may_not_keep",
+        seeded(StrongRows),
+        (_rows(8), torch.tensor(3)),
+        [(_rows(8), torch.tensor(0)), (_rows(8, 0), torch.tensor(3)), (_rows(9, 2), torch.tensor(4))],
+        ({0: torch.export.Dim("points", min=6, max=64)}, None),
         constructs=("for->while_loop", "if->cond"),
     ),
 ]

@@ -1,8 +1,9 @@
 """Reductions, normalisations, softmax and matrix products (FULLY_CONNECTED / BATCH_MATMUL, bias folding)."""
 
 import numpy as np
+import onnx
 import pytest
-from onnx import helper
+from onnx import TensorProto, helper
 
 from tests.runtimes.tflite.helpers import assert_matches, graph_model
 
@@ -99,6 +100,28 @@ def test_batch_matmul_with_transposed_operand():
     ]
     info = assert_matches(graph_model(nodes, {"a": a, "b": b}, ["y"]), {"a": a, "b": b})
     assert info["ops"] == {"BATCH_MATMUL": 1}  # the transpose became adj_y
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 0), (0, 3), (0, 0), (4, 3)])
+def test_batch_matmul_over_data_dependent_sizes_that_may_be_zero(rows, cols):
+    # XNNPACK cannot prepare a BATCH_MATMUL with no rows or columns (TFLite prepares IF branches that
+    # will not run, too): sizes named by an unbacked symbol (u0) are padded by one and cut off again
+    dims = {"a": ["u0", 6], "b": ["u1", 6]}
+    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, d) for n, d in dims.items()]
+    nodes = [
+        helper.make_node("Transpose", ["b"], ["bt"], perm=[1, 0]),
+        helper.make_node("MatMul", ["a", "bt"], ["y"]),
+    ]
+    graph = helper.make_graph(nodes, "test", inputs, [helper.make_empty_tensor_value_info("y")])
+    model = onnx.shape_inference.infer_shapes(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    )
+    feeds = {
+        "a": RNG.standard_normal((rows, 6)).astype(np.float32),
+        "b": RNG.standard_normal((cols, 6)).astype(np.float32),
+    }
+    info = assert_matches(model, feeds)
+    assert info["ops"]["BATCH_MATMUL"] == 1
 
 
 def test_flatten_gemm_unflatten_becomes_one_fully_connected():
