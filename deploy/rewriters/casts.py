@@ -149,6 +149,9 @@ def min_(*args, **kwargs) -> object:
     Python's min would compare, and a comparison of sizes specialises the dynamic dim."""
     if _on_sizes(args, kwargs):
         return _bounded(torch.sym_min(*args), upper=args)
+    picked = _on_int_tensors(args, kwargs, torch.minimum)
+    if picked is not None:
+        return picked
     rows = reduce_rows("min", args[0]) if len(args) == 1 and not kwargs else None
     return rows if rows is not None else min(*args, **kwargs)
 
@@ -157,6 +160,9 @@ def max_(*args, **kwargs) -> object:
     """``max(a, b)`` on sizes, as min_."""
     if _on_sizes(args, kwargs):
         return _bounded(torch.sym_max(*args), lower=args)
+    picked = _on_int_tensors(args, kwargs, torch.maximum)
+    if picked is not None:
+        return picked
     rows = reduce_rows("max", args[0]) if len(args) == 1 and not kwargs else None
     return rows if rows is not None else max(*args, **kwargs)
 
@@ -170,6 +176,25 @@ def _on_sizes(args: tuple, kwargs: dict) -> bool:
         and any(is_sym_int(a) for a in args)
         and all(isinstance(a, (int, torch.SymInt)) and not isinstance(a, bool) for a in args)
     )
+
+
+def _on_int_tensors(args: tuple, kwargs: dict, pick) -> torch.Tensor | None:
+    """``min(s + k, n)`` of a 0-d integer tensor (a converted loop's index, outside the body dynamo
+    traces: a probe of one iteration) and a size while exporting: ``pick`` of the two as a 0-d
+    tensor, as dynamo makes it inside the body. torch's own min/max while exporting clamps a tensor
+    by a Python number, but compares it with a size: a data-dependent test it cannot decide. None
+    for anything else."""
+    if len(args) != 2 or kwargs or not is_tracing() or torch.compiler.is_dynamo_compiling():
+        return None
+    tensors = [a for a in args if isinstance(a, torch.Tensor)]
+    sizes = [a for a in args if isinstance(a, torch.SymInt)]
+    if len(tensors) != 1 or len(sizes) != 1:
+        return None
+    tensor = tensors[0]
+    if tensor.dim() != 0 or tensor.dtype.is_floating_point or tensor.dtype == torch.bool:
+        return None
+    size = torch.full((), 1, dtype=tensor.dtype) * sizes[0]
+    return pick(*(tensor if a is tensor else size for a in args))
 
 
 def _bounded(value, upper: tuple = (), lower: tuple = ()):

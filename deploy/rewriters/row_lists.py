@@ -265,6 +265,8 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
         converted = args  # a loop nested in one that carries the list: carried on as it is
     elif not any(isinstance(v, list) for v in args):
         return None
+    elif _RECORDING and not accumulators and not any(n in static for n in names):
+        return _probed_once(start, body_fn, args)
     else:
         if isinstance(stop, torch.Tensor):
             stop = stop.reshape(()).to(torch.int64).item()
@@ -289,6 +291,19 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
     values, lists = graph_for(start, stop, step, body, leaves, accumulators, leaf_names, site_id, *rest)
     values = unflatten(values, spec)
     return (values if carried_on else after_loop(values, names, _exact(static, rest[0]))), lists
+
+
+def _probed_once(start, body_fn, args) -> tuple:
+    """A loop nested in an iteration an enclosing loop probes (lists_as_rows: which rows its lists
+    get appended), holding such a list that it only appends to (a search loop appending what it
+    finds, inside a cond the `continue` made): its body once records the appends, as the probe's
+    own appends do. The lists stay as they were (list_append only records), and the probe keeps
+    none of the values (dead nodes), so one iteration stands for the loop; a graph loop could not
+    carry the plain list. A list the nested loop reads back is its own rows (static), as before."""
+    from deploy.rewriters.values import as_tensor_value
+
+    values, _ = body_fn(as_tensor_value(start), *args)
+    return tuple(values), []
 
 
 def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room, probing=True):

@@ -155,6 +155,11 @@ def _candidates(loop: ast.For | ast.While, before: set[str]) -> set[str]:
             nested = {t for t in map(_append_of, _walk(node.body)) if t is not None}
             own = {_append_of(n) for n in _walk(loop.body) if not _inside(n, node)}
             other_reads.update(nested & own)
+            # a search loop directly in the body appending what it found (`if hit: xs.append(v);
+            # break`): at most one row per iteration, so the outer loop carries the list as rows too
+            # (its appends reassign the list, which a graph loop can only carry as a RowList)
+            if _directly_in(node, loop):
+                other_reads.update(t for t in nested if _appends_once(node, t))
     return (appended & other_reads & before) - created_inside
 
 
@@ -281,7 +286,10 @@ def _appends_per_iteration(loop: ast.For | ast.While, target: str) -> tuple[int 
         ):
             exact = False  # `kept = []`: a reset
         if isinstance(node, (ast.For, ast.While)):
-            nested = nested or any(_append_of(n) == target for n in _walk(node.body))
+            if _appends_once(node, target):
+                own, exact = own + 1, False  # a search loop: at most one append per iteration here
+            else:
+                nested = nested or any(_append_of(n) == target for n in _walk(node.body))
             continue  # its `break`s are its own
         todo.extend((c, False) for c in ast.iter_child_nodes(node) if not isinstance(c, _SCOPES))
     return (None if nested else own), exact and not nested
@@ -304,3 +312,53 @@ def _lists_outside(func: ast.FunctionDef, loop: ast.For | ast.While) -> set[str]
                 t.id for t, v in pairs if isinstance(t, ast.Name) and isinstance(v, (ast.List, ast.ListComp))
             )
     return lists
+
+
+def _directly_in(inner: ast.For | ast.While, loop: ast.For | ast.While) -> bool:
+    """``inner`` is in ``loop``'s body but in no loop between them (it runs at most once per
+    iteration of ``loop``, as the branches around it allow)."""
+    todo = list(loop.body)
+    while todo:
+        node = todo.pop()
+        if node is inner:
+            return True
+        if not isinstance(node, (ast.For, ast.While, *_SCOPES)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _appends_once(loop: ast.For | ast.While, target: str) -> bool:
+    """Every run of ``loop`` appends to ``target`` at most once: it does append, no loop nested in
+    it does, and each append is followed in its own block by plain statements and then the
+    ``break`` that ends ``loop`` (``if end[e] > 0: spans.append(...); break``)."""
+    found = False
+    todo = [*loop.body, *loop.orelse]
+    blocks = []
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.For, ast.While)):
+            if any(_append_of(n) == target for n in _walk([node])):
+                return False
+            continue
+        if isinstance(node, _SCOPES):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                blocks.append(block)
+        todo.extend(ast.iter_child_nodes(node))
+    blocks.append(loop.body)
+    for block in blocks:
+        for i, stmt in enumerate(block):
+            if _append_of(stmt) != target:
+                continue
+            rest = block[i + 1 :]
+            plain = all(
+                isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass))
+                and _append_of(s) is None
+                for s in rest[:-1]
+            )
+            if not rest or not isinstance(rest[-1], ast.Break) or not plain:
+                return False
+            found = True
+    return found and not any(_append_of(s) == target for s in loop.orelse)

@@ -94,6 +94,26 @@ class FirstFitSlots(nn.Module):
         return torch.stack(owner), torch.stack(slots)
 
 
+class FirstRiseWithin(nn.Module):
+    """For each positive entry, the first of the next three that exceeds it: an inner search loop
+    appends what it finds and breaks, inside an outer loop that skips entries with `continue` and
+    never reads the list; the number of rows depends on the data."""
+
+    def forward(self, x):
+        n = x.shape[0]
+        rises = []
+        for i in range(n):
+            if x[i] <= 0:
+                continue
+            for j in range(i + 1, min(i + 4, n)):
+                if x[j] > x[i]:
+                    rises.append(torch.stack([torch.tensor(float(j - i)), x[j] - x[i]]))
+                    break
+        if len(rises) == 0:
+            return torch.zeros(0, 2)
+        return torch.stack(rises) * 2
+
+
 def _ids(a, b):
     return torch.tensor(a), torch.tensor(b + [0] * (6 - len(b)))
 
@@ -149,6 +169,18 @@ CASES = [
             (torch.tensor([0.9, 0.1, 0.9, 0.1, 0.1, 0.4, 0.1, 0.1, 0.1, 0.1, 0.7, 0.1]),),
         ],
         ({0: torch.export.Dim("samples", min=4, max=64)},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "list_appended_only_by_a_search_loop_nested_in_a_skipping_loop",
+        seeded(FirstRiseWithin),
+        (torch.tensor([0.5, 0.2, 0.9, -0.1, 0.3, 0.1, 0.2, 0.4]),),
+        [
+            (torch.tensor([-0.5, -0.2]),),
+            (torch.tensor([0.9, 0.5, 0.4, 0.3, 0.2]),),
+            (torch.tensor([0.1, 0.2, 0.3, -1.0, 0.5, 0.1, 0.1, 0.1, 0.6, 0.7, 0.2]),),
+        ],
+        ({0: torch.export.Dim("values", min=2, max=32)},),
         constructs=("for->while_loop",),
     ),
 ]
