@@ -76,7 +76,7 @@ def dynamic_shapes():
 
 def verify_inputs():
     g = torch.Generator().manual_seed(8)
-    ids = lambda B, T: torch.randint(0, 200, (B, T), generator=g)
+    ids = lambda B, T: torch.randint(0, 200, (B, T), generator=g)  # noqa: E731
     return [
         (ids(2, 4),),      # tiny doc: single pass, mean pooling
         (ids(3, 12),),     # single pass, attention pooling
