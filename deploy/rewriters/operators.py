@@ -134,8 +134,11 @@ def _fallback(
     nested = _nested_deploy_error(exc)
     if nested is not None:
         raise nested from exc
-    sizes = ints_of_a_size_branch(pred, then_fn, else_fn)
-    if sizes is not None:  # `if abs(n - m) > w: w = abs(n - m)`: the sizes picked, no graph op
+    # `if abs(n - m) > w: w = abs(n - m)`: torch.cond refused the sizes the branches return; they
+    # are picked with no graph op (only then: the probes of the branches are not free of effects)
+    refused_ints = "pytree of tensors or constant ints" in str(exc)
+    sizes = ints_of_a_size_branch(pred, then_fn, else_fn) if refused_ints else None
+    if sizes is not None:
         sites.mark_emitted(site.id, kind.replace("->cond", "->sym_ite"))
         return sizes
     if not torch.compiler.is_dynamo_compiling() and not is_size_predicate(pred):
