@@ -115,18 +115,16 @@ def _over_time(step, carry, xs: torch.Tensor):
     if not free_unbacked_symbols(length):
         return scan(step, carry, xs)
     torch._check(length > 0)  # the module refuses an empty sequence
-    flat = list(carry) if isinstance(carry, list) else [carry]
-    first = step(carry, xs[0])[1]
-    buffer = first.new_zeros((length, *first.shape))
+    listed = isinstance(carry, list)  # LSTM: [h, c]; the others: h
+    flat = list(carry) if listed else [carry]
+    buffer = flat[0].new_zeros((length, *flat[0].shape))  # each step's output is its new h
 
     def body(i, out, *state):
-        new_state, y = step(
-            list(state) if isinstance(carry, list) else state[0], xs.index_select(0, i.reshape(1))[0]
-        )
-        new_flat = list(new_state) if isinstance(carry, list) else [new_state]
+        new_state, y = step(list(state) if listed else state[0], xs.index_select(0, i.reshape(1))[0])
+        new_flat = list(new_state) if listed else [new_state]
         return (i + 1, out.index_copy(0, i.reshape(1), y.unsqueeze(0)), *[v.clone() for v in new_flat])
 
     start = torch.zeros((), dtype=torch.int64)
     stop = torch.ones((), dtype=torch.int64) * length  # a tensor: while_loop takes no unbacked int
     _, out, *final = while_loop(lambda i, *_: i < stop, body, (start, buffer, *flat))
-    return (final if isinstance(carry, list) else final[0]), out
+    return (final if listed else final[0]), out
