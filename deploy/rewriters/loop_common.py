@@ -225,18 +225,25 @@ def sizes_kept(body_fn):
     (``prev`` of ``u5`` rows), and a value rebuilt there from another `.item()` of the same length
     (``torch.stack(cur)`` of ``lb + 1`` rows: ``u1 + 1``) cannot be proved that size. Each symbolic
     dim is read back at the incoming size (a gather of positions ``0 .. size - 1``, clamped): the
-    same values wherever the sizes agree, as they must eagerly. A last resort
-    (loop_operators._graph_or_grown), tried when the loop fails otherwise."""
+    same values wherever the sizes agree, as they must eagerly. Where they do not, a floating
+    value becomes NaN, so that a size the loop really changes shows instead of a clamped copy
+    that looks right (torch._check(b == a) is not traceable here: dynamo fails on its guard). A
+    last resort (loop_operators._graph_or_grown), tried when the loop fails otherwise."""
 
     def body(index, *values):
         new_values, appended = body_fn(index, *values)
         kept = []
         for old, new in zip(values, new_values):
             if isinstance(old, torch.Tensor) and isinstance(new, torch.Tensor) and old.dim() == new.dim():
+                changed = None
                 for dim, (a, b) in enumerate(zip(old.shape, new.shape)):
                     if is_sym_int(a):  # (dynamo traces this: no shape-env queries)
                         positions = torch.arange(a, device=new.device).clamp(max=b - 1)
                         new = new.index_select(dim, positions)
+                        differs = torch.scalar_tensor(a) != torch.scalar_tensor(b)
+                        changed = differs if changed is None else changed | differs
+                if changed is not None and new.is_floating_point():
+                    new = torch.where(changed, torch.full_like(new, float("nan")), new)
             kept.append(new)
         return type(new_values)(kept) if isinstance(new_values, tuple) else kept, appended
 
