@@ -78,6 +78,9 @@ class OpsReport:
         # ops (aten.item, ...) are not the cause, the failure is
         failed = next((n for n in self.notes if "decompositions failed" in n), None)
         cause = f" ({failed})" if failed else ""
+        whole = next((row for row in bad if row.op == "(model)"), None)
+        if whole is not None and len(bad) == 1:  # no single op to blame: the runtime's own words
+            return UnsupportedOpError(f"--target {self.target}: {whole.reason}", detail=format_table(self))
         return UnsupportedOpError(
             f"--target {self.target} cannot run {len(bad)} op type(s): {names}{cause}",
             file=file,

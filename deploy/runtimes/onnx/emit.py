@@ -22,6 +22,7 @@ from deploy.runtimes.onnx.decompositions import size_exact
 from deploy.runtimes.onnx.exact_rules import exact_constant_patterns
 from deploy.runtimes.onnx.hoist import hoist_invariant_transposes
 from deploy.runtimes.onnx.source import copy_node_sources
+from deploy.runtimes.onnx.subgraph_outputs import outputs_made_inside
 from deploy.runtimes.onnx.symbolic import translations
 from deploy.runtimes.onnx.unbacked import unbound_unbacked_sizes_allowed
 
@@ -189,6 +190,7 @@ def build_onnx(
         elif dump_dir is not None:
             _dump(model, dump_dir / "onnx_simplified.txt")
     hoist_invariant_transposes(model)  # an onnxruntime fusion miscomputes them inside loop bodies
+    outputs_made_inside(model)  # onnxruntime refuses a body returning an enclosing graph's value
     return OnnxBuild(model, round(time.perf_counter() - start, 3), notes)
 
 

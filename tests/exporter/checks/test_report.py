@@ -51,6 +51,14 @@ def test_to_error_names_first_source_line_and_carries_the_table():
     assert "CumSum" in str(error) and "no lowering" in error.detail
 
 
+def test_a_model_the_runtime_cannot_load_says_why_in_the_error():
+    reason = "onnxruntime cannot load the graph: Subgraph output (y) is an outer scope value"
+    report = build_report("onnx", [Occurrence("(model)", False, reason)], suggester("onnx"))
+    error = report.to_error()
+    assert isinstance(error, UnsupportedOpError) and error.exit_code == 1
+    assert reason in str(error) and "(model)" in error.detail
+
+
 def test_where_is_relative_below_the_working_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert format_where((str(tmp_path / "pkg" / "model.py"), 4)) == "pkg/model.py:4"
