@@ -324,6 +324,8 @@ def append_if(values, test, thunk):
         rows = torch.stack([torch.as_tensor(v) for v in values])
     else:
         rows = value.new_zeros((0, *value.shape))
+    if isinstance(test, torch.SymBool):  # `if not xs:` of a list whose length is data-dependent
+        test = torch.scalar_tensor(torch.sym_ite(test, 1, 0)) > 0
     keep = torch.cat([torch.ones(rows.shape[0], dtype=torch.bool), torch.as_tensor(test).reshape(1).bool()])
     return StackedList([], torch.cat([rows, value.unsqueeze(0)])[keep])
 

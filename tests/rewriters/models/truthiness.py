@@ -40,6 +40,20 @@ class LevelPointsFlag(nn.Module):
         return score, after_level
 
 
+class DefaultWhenNoneKept(nn.Module):
+    """`if not kept: kept.append(default)` after a loop kept a data-dependent number of values."""
+
+    def forward(self, x):
+        kept = []
+        for i in range(x.shape[0]):
+            if x[i, 0] > 0:
+                kept.append(x[i, 0] * 2)
+        if not kept:
+            kept.append(torch.zeros(()))
+        stacked = torch.stack(kept)
+        return stacked, stacked.shape[0] + x[:, 1].sum()
+
+
 def _x(values):
     x = torch.zeros(len(values), 2)
     x[:, 0] = torch.tensor(values)
@@ -67,5 +81,13 @@ CASES = [
         [(torch.tensor([0, 0, 0]),), (torch.tensor([1, 0, 0, 1, 1, 0, 1, 1]),), (torch.tensor([0, 1]),)],
         ({0: torch.export.Dim("points", min=2, max=32)},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "a_default_appended_when_a_loop_kept_nothing",
+        seeded(DefaultWhenNoneKept),
+        _x([0.5, -0.2, 0.9, 0.1]),
+        [_x([-0.5, -0.2, -0.9]), _x([0.3, -0.8, 0.6, 0.2, -0.4, 0.7]), _x([-0.4, 0.7])],
+        ({0: torch.export.Dim("items", min=2, max=32)},),
+        constructs=("for->scan",),
     ),
 ]
