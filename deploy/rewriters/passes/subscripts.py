@@ -21,8 +21,9 @@ def _index_expr(node: ast.Subscript) -> ast.expr:
 
 
 def _spans(index: ast.expr, counters: set[str]) -> ast.expr:
-    """``t : t + k`` (k not read from the counters: a literal, ``self.chunk``, a constant) ->
-    ``_deploy_rt.span(t, k)``, a slice of static length when k is a Python int at run time."""
+    """``t : t + k`` and ``t - k : t`` (k not read from the counters: a literal, ``self.chunk``, a
+    constant) -> ``_deploy_rt.span(start, k)``, a slice of static length when k is a Python int at
+    run time."""
     entries = index.elts if isinstance(index, ast.Tuple) else [index]
     out = []
     for entry in entries:
@@ -40,8 +41,24 @@ def _spans(index: ast.expr, counters: set[str]) -> ast.expr:
             and ast.dump(upper.left) == ast.dump(entry.lower)
         ):
             entry = call(rt("span"), entry.lower, upper.right)
+        elif _trailing_window(entry, counters):  # `t - k : t`, the k values before t
+            entry = call(rt("span"), entry.lower, entry.lower.right)
         out.append(entry)
     return ast.Tuple(out, ast.Load()) if isinstance(index, ast.Tuple) else out[0]
+
+
+def _trailing_window(entry: ast.expr, counters: set[str]) -> bool:
+    """Whether ``entry`` is the slice ``t - k : t`` with k not read from the counters."""
+    if not isinstance(entry, ast.Slice) or entry.step is not None or entry.upper is None:
+        return False
+    lower = entry.lower
+    return (
+        isinstance(lower, ast.BinOp)
+        and isinstance(lower.op, ast.Sub)
+        and ast.dump(lower.left) == ast.dump(entry.upper)
+        and not {n.id for n in ast.walk(lower.right) if isinstance(n, ast.Name)} & counters
+        and not any(isinstance(n, ast.Call) for n in ast.walk(lower.right))
+    )
 
 
 def _tile_length(entry: ast.Slice) -> ast.expr | None:

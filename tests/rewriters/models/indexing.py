@@ -91,6 +91,26 @@ class TierPricing(nn.Module):
         return lines.mean(0) * SCALES[tier] + RATES[tier] + RATES[-1 - tier]
 
 
+class TrailingWindow(nn.Module):
+    """A forecast from the `window` values before step t, once there are that many
+    (`if t >= self.window: f(x[t - self.window : t])`), for sequences shorter than the window too."""
+
+    def __init__(self):
+        super().__init__()
+        self.window = 3
+        self.head = nn.Linear(3, 1)
+
+    def forward(self, x):
+        level = torch.zeros(())
+        outs = []
+        for t in range(x.shape[0]):
+            level = 0.5 * level + x[t]
+            if t >= self.window:
+                level = level + self.head(x[t - self.window : t]).squeeze(0)
+            outs.append(level)
+        return torch.stack(outs)
+
+
 CASES = [
     Case(
         "stores_at_tensor_positions",
@@ -148,5 +168,13 @@ CASES = [
         ],
         ({0: torch.export.Dim("lines", min=2, max=32)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "a_trailing_window_before_the_loop_counter",
+        seeded(TrailingWindow),
+        (torch.linspace(-1.0, 1.0, 6),),
+        [(torch.tensor([0.5, -0.5]),), (torch.linspace(1.0, -2.0, 9),), (torch.tensor([0.1, 0.2, 0.3]),)],
+        ({0: torch.export.Dim("steps", min=2, max=32)},),
+        constructs=("for->scan", "if->cond"),
     ),
 ]
