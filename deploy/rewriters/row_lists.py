@@ -144,7 +144,10 @@ def list_append(values, value, name: str = ""):
     if isinstance(values, RowList):
         row = as_row(value, values.buffer.dtype)
         row = (row if row.dtype == values.buffer.dtype else row.to(values.buffer.dtype)).unsqueeze(0)
-        buffer = values.buffer.index_copy(0, values.count.reshape(1), row)
+        # clamped: a buffer sized exactly (an append on every path) is full after the last append,
+        # and a tensor `if` computed as a select runs the branch not taken too, writing one past it
+        position = values.count.reshape(1).clamp(max=values.buffer.shape[0] - 1)
+        buffer = values.buffer.index_copy(0, position, row)
         return RowList(buffer, values.count + 1)
     values.append(value)
     return values

@@ -48,9 +48,28 @@ def append_target(stmt: ast.stmt) -> str | None:
     return None
 
 
-def _paths(stmts: list[ast.stmt], target: str) -> set[tuple[int, str]] | None:
+# statements whose paths (a `continue` in a `match` case, ...) this analysis does not follow
+_UNFOLLOWED = (
+    ast.For,
+    ast.While,
+    ast.Try,
+    ast.With,
+    ast.FunctionDef,
+    ast.Return,
+    ast.Match,
+    ast.AsyncFor,
+    ast.AsyncWith,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    getattr(ast, "TryStar", ast.Try),
+)
+
+
+def paths_through(stmts: list[ast.stmt], target: str, reads: bool = False) -> set[tuple[int, str]] | None:
     """(appends to ``target``, how the path ends) for every path through ``stmts``; None when the
-    statements hold constructs this analysis does not follow (loops, try, break, nested defs)."""
+    statements hold constructs this analysis does not follow (loops, try, break, nested defs), or
+    use the list otherwise: ``reads``: only a change of it counts (``row[j - 1]``, ``len(row)`` of
+    a list the loop carries as rows, passes/row_lists.py), not a read."""
     paths = {(0, "")}
     for stmt in stmts:
         ongoing = {p for p in paths if not p[1]}
@@ -61,28 +80,43 @@ def _paths(stmts: list[ast.stmt], target: str) -> set[tuple[int, str]] | None:
             end = "continue" if isinstance(stmt, ast.Continue) else "break"
             paths = done | {(n, end) for n, _ in ongoing}
         elif isinstance(stmt, ast.If):
-            branches = [_paths(stmt.body, target), _paths(stmt.orelse, target)]
-            if None in branches:
+            branches = [paths_through(stmt.body, target, reads), paths_through(stmt.orelse, target, reads)]
+            if None in branches or (reads and _uses(stmt.test, target, reads)):
                 return None
             paths = done | {(n + m, end) for n, _ in ongoing for m, end in branches[0] | branches[1]}
-        elif isinstance(stmt, (ast.For, ast.While)) and not _touches(stmt, target):
+        elif isinstance(stmt, (ast.For, ast.While)) and not _touches(stmt, target, reads):
             continue  # a nested loop (over a ModuleList, ...) that leaves the list alone
-        elif isinstance(stmt, (ast.For, ast.While, ast.Try, ast.With, ast.FunctionDef, ast.Return)):
+        elif isinstance(stmt, _UNFOLLOWED):
             return None
         elif append_target(stmt) == target:
             paths = done | {(n + 1, "") for n, _ in ongoing}
-        elif any(isinstance(n, ast.Name) and n.id == target for n in ast.walk(stmt)):
+        elif _uses(stmt, target, reads):
             return None  # the list is read or changed otherwise
         else:
             continue
     return paths
 
 
-def _touches(stmt: ast.stmt, target: str) -> bool:
-    """Whether ``stmt`` reads or changes ``target`` or returns."""
-    return any(
-        isinstance(n, ast.Return) or (isinstance(n, ast.Name) and n.id == target) for n in ast.walk(stmt)
-    )
+def _touches(stmt: ast.stmt, target: str, reads: bool = False) -> bool:
+    """Whether ``stmt`` reads or changes ``target`` or returns (``reads``: changes, not reads)."""
+    return any(isinstance(n, ast.Return) for n in ast.walk(stmt)) or _uses(stmt, target, reads)
+
+
+def _uses(stmt: ast.stmt, target: str, reads: bool) -> bool:
+    """Whether ``stmt`` reads or changes ``target``; ``reads``: whether it may change its length
+    (binds the name, or calls a method on it: ``append``, ``pop``, ``extend``, ...)."""
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and node.id == target:
+            if not reads or not isinstance(node.ctx, ast.Load):
+                return True
+        elif reads and isinstance(node, (ast.Call, ast.Subscript)):
+            # `row.pop()`, `del row[0]`, `row[a:b] = ...` (also `row[k] = v`, conservatively)
+            owner = node.func if isinstance(node, ast.Call) else node
+            changes = isinstance(node, ast.Call) or not isinstance(node.ctx, ast.Load)
+            if changes and isinstance(owner, (ast.Attribute, ast.Subscript)):
+                if isinstance(owner.value, ast.Name) and owner.value.id == target:
+                    return True
+    return False
 
 
 def _rewrite_body(
@@ -135,7 +169,7 @@ class OneAppendPerIteration(Pass):
             return None
         masked, stop = {}, None
         for target in targets:  # each list: at most one append on every path (`states`, `rejected`, ...)
-            paths = _paths(loop.body, target)
+            paths = paths_through(loop.body, target)
             if paths is None or any(n > 1 for n, _ in paths):
                 return None
             if any(n == 0 for n, _ in paths):

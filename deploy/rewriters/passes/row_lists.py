@@ -28,6 +28,7 @@ from deploy.rewriters.analysis import assigned_names
 from deploy.rewriters.passes.appends import stays_python
 from deploy.rewriters.passes.base import Context, Pass, call, constant, map_blocks, name, rt
 from deploy.rewriters.passes.breaks import is_range_loop
+from deploy.rewriters.passes.continues import paths_through
 from deploy.rewriters.passes.list_pops import hoist_pop, hoistable_pops, popped_list
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -292,6 +293,15 @@ def _appends_per_iteration(loop: ast.For | ast.While, target: str) -> tuple[int 
                 nested = nested or any(_append_of(n) == target for n in _walk(node.body))
             continue  # its `break`s are its own
         todo.extend((c, False) for c in ast.iter_child_nodes(node) if not isinstance(c, _SCOPES))
+    if not exact and not nested:
+        # every path through the body makes the same number of appends (`if j < lo: row.append(BIG);
+        # continue` then `row.append(best)`, or one in each branch of an `if`): exact, with that many
+        # (the buffer then holds a row per append, and the list after the loop keeps a size the
+        # enclosing loop can carry: `prev = torch.stack(row)` of M + 1 rows, not a data-dependent count)
+        paths = paths_through(loop.body, target, reads=True) or set()
+        counts = {n for n, _ in paths}
+        if len(counts) == 1 and all(end != "break" for _, end in paths) and min(counts) > 0:
+            return min(counts), True
     return (None if nested else own), exact and not nested
 
 

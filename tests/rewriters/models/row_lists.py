@@ -1,6 +1,7 @@
 """Lists a range loop appends to and reads back in the same loop (row_lists.py): a greedy dedupe
-that compares each row with the rows kept so far, and a peak picker that searches back through
-the candidates it rejected (a list reset when a peak is taken, read by a nested loop)."""
+that compares each row with the rows kept so far, a peak picker that searches back through
+the candidates it rejected (a list reset when a peak is taken, read by a nested loop), and DP
+rows an inner loop builds (also one appending on every path, in a loop a `return` may stop)."""
 
 import torch
 from torch import nn
@@ -114,6 +115,32 @@ class FirstRiseWithin(nn.Module):
         return torch.stack(rises) * 2
 
 
+class BandedRowsUntilBudget(nn.Module):
+    """Best monotone path sums, row by row, within two columns of the diagonal (a cell past the
+    band copies its left neighbour and `continue`s): each row a list the inner loop appends to on
+    every path and reads back (`row[j]`), stacked into the row the next one reads; a `return`
+    inside the outer loop stops once a row's best exceeds a budget."""
+
+    def forward(self, x):
+        prev = torch.zeros(x.shape[1] + 1)
+        for i in range(x.shape[0]):
+            row = [torch.tensor(0.0)]
+            for j in range(x.shape[1]):
+                if j > i + 1:
+                    row.append(row[j])
+                    continue
+                row.append(torch.maximum(prev[j + 1], row[j]) + x[i, j])
+            prev = torch.stack(row)
+            if prev.max() > 6.0:
+                return prev, torch.tensor(1)
+        return prev * 0.5, torch.tensor(0)
+
+
+def _grid(rows, cols, seed, scale=1.0, shift=0.0):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(rows, cols, generator=g) * scale + shift,)
+
+
 def _ids(a, b):
     return torch.tensor(a), torch.tensor(b + [0] * (6 - len(b)))
 
@@ -148,6 +175,14 @@ CASES = [
             _ids([5, 6, 7], [6, 7]),
         ],
         ({0: torch.export.Dim("a_len", min=2, max=16)}, None),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "row_list_appended_on_every_path_in_a_loop_with_a_return",
+        seeded(BandedRowsUntilBudget),
+        _grid(4, 5, 0, 0.5),
+        [_grid(3, 3, 1, 0.3), _grid(6, 4, 2, 0.5, 1.0), _grid(2, 7, 3)],
+        ({0: torch.export.Dim("grid_rows", min=2, max=16), 1: torch.export.Dim("grid_cols", min=2, max=16)},),
         constructs=("for->while_loop",),
     ),
     Case(
