@@ -16,6 +16,7 @@ import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from torch.utils import _pytree as pytree
 
+from deploy.rewriters.branch_probes import branch_outputs, probe
 from deploy.rewriters.shape_cond import probed
 from deploy.rewriters.size_branches import is_size_predicate
 from deploy.rewriters.values import NONE_CODE, UNDEFINED_CODE, is_sym_int
@@ -25,22 +26,25 @@ def differing_ints_as_tensors(pred, then_fn, else_fn, top_level: bool):
     """A cond whose branches give different Python ints (`it + 1` / `it`, `decision = 2` /
     `decision = 1`) returns a new unbacked int (inside a body dynamo traces; at the top level
     torch.cond refuses it), whose runtime checks torch.onnx's decompositions cannot retrace
-    ("pending unbacked symbols"). The branches are probed (traced once more; the nodes are dead)
-    and such ints go through the cond as 0-d int64 tensors, as loop-carried ints do. At the top
-    level only when asked (``top_level``: the retry after torch.cond refused the ints)."""
+    ("pending unbacked symbols"). The branches are probed (traced once more; the nodes are dead;
+    inside dynamo as branch_probes.probe traces them) and such ints go through the cond as 0-d
+    int64 tensors, as loop-carried ints do. At the top level only when asked (``top_level``: the
+    retry after torch.cond refused the ints)."""
     if torch.compiler.is_dynamo_compiling():
-        probe = lambda fn: fn()  # noqa: E731
+        run = probe
     elif top_level and not is_size_predicate(pred):  # size branches: clamps handle their ints
-        probe = lambda fn: probed(fn, record=False)  # noqa: E731
+        run = lambda fn: probed(fn, record=False)  # noqa: E731
     else:
         return then_fn, else_fn
-    try:
-        then_leaves, spec = pytree.tree_flatten(probe(then_fn))
-        else_leaves, else_spec = pytree.tree_flatten(probe(else_fn))
-    except Exception:  # any failure, ours too: the cond itself reports what fails
+    return ints_as_tensors(then_fn, else_fn, branch_outputs(then_fn, else_fn, run))
+
+
+def ints_as_tensors(then_fn, else_fn, outputs):
+    """The branches with the ints they give differently (per ``outputs``, a probe's: see
+    branch_probes.branch_outputs) as 0-d int64 tensors; unchanged when there are none."""
+    if outputs is None:
         return then_fn, else_fn
-    if spec != else_spec:
-        return then_fn, else_fn
+    then_leaves, else_leaves, _ = outputs
     # two different ints, or an int against one a nested cond already made a tensor (or a symbol)
     differ = [
         (_plain_int(a) and _plain_int(b) and a != b)

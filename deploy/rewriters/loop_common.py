@@ -77,7 +77,11 @@ def in_loop_body(operator, *args):
     previous = trace_state.set_in_loop_body(True)
     _static_zero_one_dims(args)
     try:
-        with unbacked_closures_as_tensors(*(a for a in args if callable(a))), distinct_unbacked_names():
+        with (
+            unbacked_closures_as_tensors(*(a for a in args if callable(a))),
+            distinct_unbacked_names(),
+            trace_state.probe_flag_kept(),
+        ):
             state = trace_state.TRACE_STATE
             if torch.compiler.is_dynamo_compiling() or not state.conds_in_body:
                 return operator(*args)  # a loop nested in a traced body: as its outer loop does

@@ -15,6 +15,7 @@ from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites
+from deploy.rewriters.branch_probes import branch_outputs, probe_for_shapes, probe_select, without_constants
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.error_text import (
     _friendly,
@@ -25,6 +26,7 @@ from deploy.rewriters.error_text import (
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
 from deploy.rewriters.int_outputs import (
     differing_ints_as_tensors,
+    ints_as_tensors,
     ints_of_a_size_branch,
     ints_outside_size_cond,
 )
@@ -46,7 +48,7 @@ from deploy.rewriters.size_branches import (
     tracing_branches,
 )
 from deploy.rewriters.size_clamps import clamped_branches, on_unbacked_size
-from deploy.rewriters.trace_state import in_loop_body_now, selects_in_body_now
+from deploy.rewriters.trace_state import in_loop_body_now, probe_flag_kept, selects_in_body_now
 from deploy.rewriters.values import (
     Undefined,
     as_predicate,
@@ -117,14 +119,22 @@ def _ints_as_tensors_again(result, pred, then_fn, else_fn):
 
 def _cond(pred, then_fn, else_fn):
     # a branch on a dynamic size: see size_branches.py; unbacked sizes read by a branch: closures.py
-    then_fn, else_fn = differing_ints_as_tensors(pred, then_fn, else_fn, top_level=False)
-    with tracing_branches(pred), unbacked_closures_as_tensors(then_fn, else_fn), distinct_unbacked_names():
-        return torch.cond(
-            as_predicate(pred),
-            lambda: pytree.tree_map(_encode, then_fn()),
-            lambda: pytree.tree_map(_encode, else_fn()),
-            (),
-        )
+    # inside dynamo the branches are probed once (branch_probes.py): ints that differ cross the
+    # cond as tensors, constants stay out of it
+    outputs = branch_outputs(then_fn, else_fn) if torch.compiler.is_dynamo_compiling() else None
+    then_fn, else_fn = ints_as_tensors(then_fn, else_fn, outputs)
+    encoded_then, encoded_else, rebuild = without_constants(
+        lambda: pytree.tree_map(_encode, then_fn()), lambda: pytree.tree_map(_encode, else_fn()), outputs
+    )
+    if encoded_then is None:  # both branches give the same constants: nothing to pick
+        return rebuild(())
+    with (
+        tracing_branches(pred),
+        unbacked_closures_as_tensors(then_fn, else_fn),
+        distinct_unbacked_names(),
+        probe_flag_kept(),
+    ):
+        return rebuild(torch.cond(as_predicate(pred), encoded_then, encoded_else, ()))
 
 
 def _fallback(
@@ -261,7 +271,7 @@ def _with_placeholders(own, other, names: tuple[str, ...]):
         out = list(own())
         missing = [i for i in slots if out[i] is None or isinstance(out[i], Undefined)]
         if missing:
-            theirs = other()
+            theirs = probe_for_shapes(other, missing)
             for i in missing:
                 if theirs[i] is not None and not isinstance(theirs[i], Undefined):
                     out[i] = pytree.tree_map(
@@ -285,6 +295,9 @@ def if_stmt(
         else_branch = _with_placeholders(lambda: else_fn(*fresh()), lambda: then_fn(*fresh()), names)
         if dead_else:
             else_branch = _shaped_like(else_branch, then_branch, names)
+        selected = probe_select(pred, then_branch, else_branch)  # in a probe of an enclosing cond
+        if selected is not None:
+            return selected
         if selects_in_body_now() and isinstance(pred, torch.Tensor):
             selected = select(as_predicate(pred), then_branch, else_branch)
             if selected is not None:
@@ -302,12 +315,15 @@ def _shaped_like(own, other, names: tuple[str, ...]):
     shape from ``other``'s becomes zeros shaped like that one, so the cond's outputs keep one size."""
 
     def branch():
-        out, theirs = list(own()), None
-        for i, value in enumerate(out):
-            if names[i].startswith("_deploy_return") or not isinstance(value, torch.Tensor):
-                continue
-            theirs = theirs if theirs is not None else other()
-            like = theirs[i]
+        out = list(own())
+        slots = [
+            i
+            for i, value in enumerate(out)
+            if not names[i].startswith("_deploy_return") and isinstance(value, torch.Tensor)
+        ]
+        theirs = probe_for_shapes(other, slots) if slots else ()
+        for i in slots:
+            value, like = out[i], theirs[i]
             if isinstance(like, torch.Tensor) and like.dtype == value.dtype and not same_shape(like, value):
                 out[i] = zeros_shaped_like(like)
         return tuple(out)
@@ -319,6 +335,9 @@ def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
     """``a if pred else b``."""
     pred = truth(pred)
     if is_symbolic(pred):
+        selected = probe_select(pred, then_thunk, else_thunk)  # in a probe of an enclosing cond
+        if selected is not None:
+            return selected
         if in_loop_body_now() and isinstance(pred, torch.Tensor):
             selected = select(as_predicate(pred), then_thunk, else_thunk)
             if selected is not None:

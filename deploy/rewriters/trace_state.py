@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import torch
 
 
@@ -17,6 +20,7 @@ class _TraceState:
     def __init__(self) -> None:
         self.in_loop_body = False
         self.conds_in_body = True  # a loop is first traced with conds in its body (see loop_common)
+        self.probing = False  # a probe of a cond's branches is being traced (branch_probes.py)
 
 
 TRACE_STATE = _TraceState()
@@ -43,3 +47,32 @@ def set_in_loop_body(value: bool) -> bool:
     previous = TRACE_STATE.in_loop_body
     TRACE_STATE.in_loop_body = value
     return previous
+
+
+@torch._dynamo.assume_constant_result
+def probing_now() -> bool:
+    """Whether dynamo traces a probe of a cond's branches (branch_probes.py)."""
+    return TRACE_STATE.probing
+
+
+@torch._dynamo.assume_constant_result
+def set_probing(value: bool) -> bool:
+    """Set the probe flag; returns the previous value."""
+    previous = TRACE_STATE.probing
+    TRACE_STATE.probing = value
+    return previous
+
+
+@contextlib.contextmanager
+def probe_flag_kept() -> Iterator[None]:
+    """Within: a graph op traced from the top level; the probe flag is set back afterwards even
+    when dynamo gave up halfway through a probe (it runs no ``finally`` of the code it abandons,
+    while the flag was really set). A no-op inside dynamo."""
+    if torch.compiler.is_dynamo_compiling():
+        yield
+        return
+    previous = TRACE_STATE.probing
+    try:
+        yield
+    finally:
+        TRACE_STATE.probing = previous

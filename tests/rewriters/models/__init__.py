@@ -26,6 +26,7 @@ from tests.rewriters.models import (
     picked_rows,
     repros,
     row_lists,
+    run_segments,
     run_stacks,
     runtime_sizes,
     shapes,
@@ -52,6 +53,7 @@ CASES = (
     + row_lists.CASES
     + work_stacks.CASES
     + run_stacks.CASES
+    + run_segments.CASES
     + picked_rows.CASES
     + calls.CASES
     + shapes.CASES
