@@ -45,7 +45,7 @@ def buffered(
     site,
     break_index,
     pending=None,
-    skip_on_break=False,
+    skip_index=-1,
 ):
     item_bound = isinstance(stop, torch.SymInt) and isinstance(start, int)
     if not item_bound and not all(isinstance(b, int) for b in (start, stop, step)):
@@ -58,7 +58,7 @@ def buffered(
         # a `.item()` trip count may be 0: the buffers are sized from a probe of one iteration
         # rather than by running the first one before the loop
         examples = probe_examples(start, body_fn, carried, accumulators)
-    rest = (break_index, in_loop_body, pending, skip_on_break, examples)
+    rest = (break_index, in_loop_body, pending, skip_index, examples)
     return _emitted(
         site, names, lambda: buffered_for(start, stop, step, body_fn, carried, accumulators, *rest)
     )

@@ -34,16 +34,17 @@ def buffered_for(
     break_index,
     run,
     pending=None,
-    skip_on_break=False,
+    skip_index=-1,
     examples=None,
 ):
     """Remaining iterations of ``range(start, stop, step)`` as a while_loop with buffers; returns
     (carried values, lists). ``start``/``step`` are Python ints; ``stop`` a Python int, an unbacked
     SymInt (a `.item()` trip count) or, inside another loop's body, a dynamic size. ``run`` wraps
-    the higher-order op call. ``skip_on_break``: an iteration that sets the break flag appended
-    nothing (the appends follow the `break`); ``pending``: (values, flag) of an iteration already run
-    whose appends happened only if the flag is false. ``examples``: values shaped like those an
-    iteration appends (default: the lists' last values, else the first iteration is peeled)."""
+    the higher-order op call. ``skip_index``: the carried flag that says an iteration appended
+    nothing (the appends follow a `break`; -1: every iteration appends); ``pending``: (values,
+    flag) of an iteration already run whose appends happened only if that flag is false.
+    ``examples``: values shaped like those an iteration appends (default: the lists' last values,
+    else the first iteration is peeled)."""
     symbolic = is_sym_int(stop)
     if examples is None:
         examples = [acc[-1] if acc else None for acc in accumulators]
@@ -60,8 +61,8 @@ def buffered_for(
         # `break` it takes ends the loop at once: the flag is carried and tested by the loop)
         carried, first = _peel(start, stop, step, body_fn, carried, len(accumulators))
         examples, count0 = first, 1
-        if skip_on_break:
-            count0 = torch.logical_not(as_predicate(carried[break_index])).to(torch.int64)
+        if skip_index >= 0:
+            count0 = torch.logical_not(as_predicate(as_tensor_value(carried[skip_index]))).to(torch.int64)
         start += step
     elif not symbolic and total == 0:
         return tuple(carried), accumulators
@@ -99,8 +100,8 @@ def buffered_for(
         ]
         cloned = tuple(as_tensor_value(v).clone() for v in new_values)
         added = 1
-        if skip_on_break:  # the iteration that breaks appended nothing
-            added = torch.logical_not(as_predicate(cloned[break_index])).to(torch.int64)
+        if skip_index >= 0:  # the iteration that broke before its appends added no row
+            added = torch.logical_not(as_predicate(cloned[skip_index])).to(torch.int64)
         return (index + step, count + added, *(b.clone() for b in bound), *cloned, *new_buffers)
 
     result = run(while_loop, graph_cond, graph_body, initial)

@@ -96,7 +96,7 @@ class ListState:
         )
         return (self.nested(result[0]), result[1]) if capacity is not None else self.nested(result)
 
-    def range_loop(self, for_range, bounds, body_fn, args: tuple, accumulators, break_index, skip_on_break):
+    def range_loop(self, for_range, bounds, body_fn, args: tuple, accumulators, break_index, skip_index):
         """``for_range`` (loop_operators.py) over the entries."""
 
         def flat_body(t, *flat):
@@ -111,6 +111,6 @@ class ListState:
             self.names,
             self.site_id,
             self.index(break_index),
-            skip_on_break,
+            self.index(skip_index),
         )
         return self.nested(flat_args), lists

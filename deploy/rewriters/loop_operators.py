@@ -124,26 +124,25 @@ def for_range(
     names: tuple[str, ...],
     site_id: int,
     break_index: int = -1,
-    skip_on_break: bool = False,
+    skip_index: int = -1,
     prepends: tuple = (),
 ) -> tuple:
     """``for t in range(*bounds): body``; body(t, *args) returns (args, appended values).
 
     ``accumulators`` are the lists the body appends to once per iteration; ``break_index`` is the
-    position in ``args`` of the flag a ``break`` sets (-1: none). ``skip_on_break``: the appends
-    come after the `break` (an iteration that breaks appends nothing; its values are Undefined).
+    position in ``args`` of the flag a ``break`` sets (-1: none). ``skip_index``: the appends come
+    after a `break`, and ``args[skip_index]`` says an iteration appended nothing (its values are
+    Undefined): the break flag itself, or a flag of its own when a `break` may follow the appends.
     """
     if any(prepends):  # `outs.insert(0, v)`: the loop's values in reverse, before the list's
         sizes = [len(acc) for acc in accumulators]
-        args, lists = for_range(
-            bounds, body_fn, args, accumulators, names, site_id, break_index, skip_on_break
-        )
+        args, lists = for_range(bounds, body_fn, args, accumulators, names, site_id, break_index, skip_index)
         return args, tuple(
             _prepended(lst, size) if first else lst for lst, size, first in zip(lists, sizes, prepends)
         )
     state = ListState(args, names, site_id) if is_tracing() else None
     if state:  # lists of tensors among the loop variables: carried entry by entry (list_state.py)
-        return state.range_loop(for_range, bounds, body_fn, args, accumulators, break_index, skip_on_break)
+        return state.range_loop(for_range, bounds, body_fn, args, accumulators, break_index, skip_index)
     start, stop, step = _range_bounds(bounds)
     entry = args[break_index] if break_index >= 0 else False
     if not is_symbolic(entry) and entry and not any(is_symbolic(b) for b in (start, stop, step)):
@@ -154,8 +153,9 @@ def for_range(
             args, appended = body_fn(t, *args)
             count += 1
             flag = args[break_index] if break_index >= 0 else False
-            if skip_on_break and is_symbolic(flag):  # whether this iteration appended is data-dependent
-                pending = (appended, flag)
+            skipped = args[skip_index] if skip_index >= 0 else False
+            if is_symbolic(skipped):  # whether this iteration appended is data-dependent
+                pending = (appended, skipped)
                 return _graph_for(
                     t + step,
                     stop,
@@ -167,7 +167,7 @@ def for_range(
                     site_id,
                     break_index,
                     pending,
-                    True,
+                    skip_index,
                 )
             for acc, value in zip(accumulators, appended):
                 if not isinstance(value, Undefined):
@@ -178,7 +178,8 @@ def for_range(
                 if is_symbolic(flag):  # a tensor `break`: hand the remaining iterations to while_loop
                     rest = (t + step, stop, step, body_fn, args, accumulators)
                     try:
-                        return _graph_for(*rest, names, site_id, break_index)
+                        # (a `break` after this iteration's appends: later ones may append nothing)
+                        return _graph_for(*rest, names, site_id, break_index, None, skip_index)
                     except NotDeployableError:
                         # carried values that change shape: a short Python-bounded loop is unrolled
                         # under the flag (everything at the top level); else growing values become
@@ -199,7 +200,7 @@ def for_range(
         return args, accumulators
     if accumulators:
         return _graph_for(
-            start, stop, step, body_fn, args, accumulators, names, site_id, break_index, None, skip_on_break
+            start, stop, step, body_fn, args, accumulators, names, site_id, break_index, None, skip_index
         )
     return _graph_or_grown(start, stop, step, body_fn, args, accumulators, names, site_id, break_index)
 
@@ -257,7 +258,7 @@ def _graph_for(
     site_id,
     break_index,
     pending=None,
-    skip_on_break=False,
+    skip_index=-1,
 ):
     site = sites.get_site(site_id)
     check_supported(site)
@@ -273,7 +274,7 @@ def _graph_for(
         def shifted(index, *values):
             return body_fn(index + offset, *values)
 
-        rest = (shifted, args, accumulators, names, site_id, break_index, pending, skip_on_break)
+        rest = (shifted, args, accumulators, names, site_id, break_index, pending, skip_index)
         return _graph_for(0, remaining, 1, *rest)
     dynamo = torch.compiler.is_dynamo_compiling()
     if not dynamo:
@@ -303,7 +304,7 @@ def _graph_for(
         site_id,
         break_index,
         pending,
-        skip_on_break,
+        skip_index,
     )
     if rows is not None:  # lists the loop appends to and reads back (row_lists.py)
         return rows
@@ -325,7 +326,7 @@ def _graph_for(
             site,
             break_index,
             pending,
-            skip_on_break,
+            skip_index,
         )
 
     if accumulators and data_bound(start, stop):

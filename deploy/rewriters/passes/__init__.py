@@ -7,13 +7,14 @@ from deploy.rewriters.passes.calls import CallTreeCalls
 from deploy.rewriters.passes.conditionals import TernaryToCond
 from deploy.rewriters.passes.continues import OneAppendPerIteration
 from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
+from deploy.rewriters.passes.guarded_appends import AppendsAfterBreak
 from deploy.rewriters.passes.iteration import UnbindLoopsToRange
 from deploy.rewriters.passes.list_lengths import ListLengthCounters
 from deploy.rewriters.passes.list_loops import ListLoopsToRange
 from deploy.rewriters.passes.loop_else import LoopElseToFlag
 from deploy.rewriters.passes.loop_exits import ReturnsInLoopsToBreaks
 from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
-from deploy.rewriters.passes.loops import AnnotateCounterBounds, AppendsAfterBreak
+from deploy.rewriters.passes.loops import AnnotateCounterBounds
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.row_lists import ListsReadInTheirLoop

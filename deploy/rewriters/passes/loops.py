@@ -40,6 +40,7 @@ from deploy.rewriters.passes.base import (
 )
 from deploy.rewriters.passes.breaks import is_range_loop
 from deploy.rewriters.passes.conditionals import unsupported_reason
+from deploy.rewriters.passes.guarded_appends import added_to, appended_value, is_prepend
 
 
 def _keep_python(loop: ast.stmt) -> bool:
@@ -56,114 +57,14 @@ def _guard_python(loop: ast.stmt, site: int) -> list[ast.stmt]:
     return [loop]
 
 
-class AppendsAfterBreak(Pass):
-    """Right after BreakContinueToFlags: appends a `break` guards in range loops become assignments
-    (see _appends_after_break); the loop remembers them as ``_deploy_guarded_appends``."""
-
-    name = "appends-after-break"
-
-    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        for node in ast.walk(func):
-            if is_range_loop(node):
-                found = _appends_after_break(node, ctx)
-                if found:
-                    node._deploy_guarded_appends = found
-
-
-def _appends_after_break(loop: ast.For, ctx: Context) -> list[tuple[str, str]]:
-    """``if done: break`` *before* ``outs.append(y)``: the break pass left the append inside the
-    guard ``if not _break: ...``. Each such append becomes ``_deploy_appended_N = y`` there, with
-    ``_deploy_appended_N = Undefined`` before the guard (an iteration that breaks appends nothing);
-    returns (temp, list name) pairs. Only when every append of the list is such a one and nothing
-    after it in the guard can set the flag."""
-    flag = getattr(loop, "_break_flag", None)
-    if not flag:
-        return []
-    found = []
-    for position, guard, outer_later in _guards(loop.body, flag):
-        for index, stmt in enumerate(guard.body):
-            acc = _append_target(stmt)
-            later = guard.body[index + 1 :] + outer_later
-            if acc is None or _loads(loop.body, acc) != 1 or acc in assigned_names(loop.body):
-                continue  # read (or assigned) anywhere but by this append
-            if flag in assigned_names(later) or acc in [a for _, a, _ in found]:
-                continue
-            temp = ctx.fresh("appended")
-            if _is_prepend(stmt):
-                continue
-            guard.body[index] = ast.copy_location(ast.Assign([name(temp, True)], _appended_value(stmt)), stmt)
-            found.append((temp, acc, position))
-    for temp, _, position in reversed(found):
-        initial = ast.Assign([name(temp, True)], call(rt("Undefined"), constant("append")))
-        loop.body.insert(position, ast.copy_location(initial, loop.body[position]))
-    for temp, _, _ in found:  # read at the end of the body, so the guard's cond returns it
-        loop.body.append(ast.copy_location(ast.Expr(name(temp)), loop.body[-1]))
-    return [(temp, acc) for temp, acc, _ in found]
-
-
-def _guards(body: list[ast.stmt], flag: str, position=None, outer_later=()):
-    """(top-level position, guard, the statements after it in enclosing guards) for each
-    ``if not _break:`` guard in the body, nested ones too (a second `break` after the first)."""
-    for index, stmt in enumerate(body):
-        if getattr(stmt, "_deploy_guard_flags", None) != [flag]:
-            continue
-        at = index if position is None else position
-        yield at, stmt, list(outer_later)
-        for inner_index, inner in enumerate(stmt.body):
-            if getattr(inner, "_deploy_guard_flags", None) == [flag]:
-                rest = stmt.body[inner_index + 1 :] + list(outer_later)
-                yield from _guards([inner], flag, at, rest)
-
-
-def _loads(body: list[ast.stmt], identifier: str) -> int:
-    return sum(
-        1
-        for node in ast.walk(ast.Module(body=list(body), type_ignores=[]))
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id == identifier
-    )
-
-
-def _append_target(stmt: ast.stmt) -> str | None:
-    """The list a statement ``name.append(v)`` or ``name.insert(0, v)`` adds one value to."""
-    if not (
-        isinstance(stmt, ast.Expr)
-        and isinstance(stmt.value, ast.Call)
-        and isinstance(stmt.value.func, ast.Attribute)
-        and isinstance(stmt.value.func.value, ast.Name)
-        and not stmt.value.keywords
-    ):
-        return None
-    call_ = stmt.value
-    if call_.func.attr == "append" and len(call_.args) == 1:
-        return call_.func.value.id
-    if _is_prepend(stmt):
-        return call_.func.value.id
-    return None
-
-
-def _is_prepend(stmt: ast.stmt) -> bool:
-    """``name.insert(0, v)``: the value goes to the front (a backward loop collecting outputs)."""
-    call_ = stmt.value
-    return (
-        call_.func.attr == "insert"
-        and len(call_.args) == 2
-        and isinstance(call_.args[0], ast.Constant)
-        and call_.args[0].value == 0
-    )
-
-
-def _appended_value(stmt: ast.stmt) -> ast.expr:
-    return stmt.value.args[-1]
-
-
 def _accumulators(body: list[ast.stmt]) -> list[tuple[int, str, ast.expr]]:
     """(statement index, list name, appended value) for top-level ``name.append(value)``."""
     found = []
     assigned = assigned_names(body)
     for index, stmt in enumerate(body):
-        target = _append_target(stmt)
+        target = added_to(stmt)
         if target is not None and target not in assigned:
-            found.append((index, target, _appended_value(stmt)))
+            found.append((index, target, appended_value(stmt)))
     names = [n for _, n, _ in found]
     others = [s for i, s in enumerate(body) if i not in {j for j, _, _ in found}]
     used_elsewhere = read_names(others) | read_names([v for _, _, v in found])
@@ -182,7 +83,7 @@ class WhileToLoop(Pass):
         # appends with no step-counter bound: the loop runs twice, to count, then to fill
         bound = getattr(loop, "_deploy_bound", None) or ast.Constant(None)
         accumulators = _accumulators(loop.body)
-        accumulators = [a for a in accumulators if not _is_prepend(loop.body[a[0]])]
+        accumulators = [a for a in accumulators if not is_prepend(loop.body[a[0]])]
         acc_indices = {i for i, _, _ in accumulators}
         rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
         site = ctx.new_site("while", loop, ctx.describe(loop, loop.test), unsupported_reason(rest))
@@ -328,8 +229,8 @@ class ForRangeToLoop(Pass):
             body[index] = ast.copy_location(ast.Assign([name(temp, True)], value), body[index])
         carried = set(assigned_names(loop.body)) & loop_head_live(loop)
         flag = getattr(loop, "_break_flag", None)
-        if flag:
-            carried.add(flag)
+        skip = getattr(loop, "_deploy_skip_flag", None) or flag
+        carried |= {f for f in (flag, skip) if f}
         carried = state_names(carried - {counter})
         body_name = ctx.fresh("body")
         returned = ast.Return(ast.Tuple([names_tuple(carried), names_tuple(appended)], ast.Load()))
@@ -342,6 +243,7 @@ class ForRangeToLoop(Pass):
         names = ast.Tuple([constant(c) for c in carried], ast.Load())
         bounds = ast.Tuple(list(loop.iter.args), ast.Load())
         break_index = carried.index(flag) if flag else -1
+        skip_index = carried.index(skip) if guarded else -1
         dispatch = call(
             rt("for_range"),
             bounds,
@@ -351,10 +253,10 @@ class ForRangeToLoop(Pass):
             names,
             constant(site),
             constant(break_index),
-            constant(bool(guarded)),
+            constant(skip_index),
             ast.Tuple(
                 [constant(False) for _ in guarded]
-                + [constant(_is_prepend(loop.body[i])) for i, _, _ in accumulators],
+                + [constant(is_prepend(loop.body[i])) for i, _, _ in accumulators],
                 ast.Load(),
             ),
         )
