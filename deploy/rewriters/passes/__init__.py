@@ -19,11 +19,13 @@ from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.row_lists import ListsReadInTheirLoop
 from deploy.rewriters.passes.string_states import StringStatesToCodes
+from deploy.rewriters.passes.subscript_updates import SubscriptUpdatesToStores
 from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
 from deploy.rewriters.passes.truncations import TruncationsToSlices
 
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
+    SubscriptUpdatesToStores(),
     StringStatesToCodes(),
     TruncationsToSlices(),
     LoopElseToFlag(),

@@ -33,6 +33,7 @@ from tests.rewriters.models import (
     shrinking,
     sizes,
     state,
+    subscript_updates,
     truthiness,
     two_breaks,
     unbacked_facts,
@@ -72,4 +73,5 @@ CASES = (
     + lists.CASES
     + runtime_sizes.CASES
     + unbacked_facts.CASES
+    + subscript_updates.CASES
 )
