@@ -18,7 +18,7 @@ from deploy.exporter.shapes import grow_small_dims, shared_dims_known_equal
 from deploy.exporter.source import source_window, user_frame_in_message
 from deploy.oblivious import is_data_dependent, size_oblivious
 from deploy.quiet import quiet_torch
-from deploy.rewriters import trusting_size_branches
+from deploy.rewriters import fresh_trace_state, trusting_size_branches
 
 
 def export_program(
@@ -36,6 +36,7 @@ def export_program(
                 torch.no_grad(),
                 quiet_torch(),
                 portable_ops(),
+                fresh_trace_state(),
                 _equal(module, traced_inputs, dynamic_shapes),
             ):
                 ep = torch.export.export(module, traced_inputs, dynamic_shapes=dynamic_shapes, strict=strict)
@@ -74,7 +75,14 @@ def _retry(module, inputs, dynamic_shapes, context, failures: list | None = None
     fails (the original error is the one to explain; ``failures`` gets this one)."""
     torch._dynamo.reset()
     try:
-        with torch.no_grad(), quiet_torch(), portable_ops(), context, _equal(module, inputs, dynamic_shapes):
+        with (
+            torch.no_grad(),
+            quiet_torch(),
+            portable_ops(),
+            fresh_trace_state(),
+            context,
+            _equal(module, inputs, dynamic_shapes),
+        ):
             return torch.export.export(module, inputs, dynamic_shapes=dynamic_shapes, strict=False)
     except DeployError:
         raise
@@ -115,6 +123,7 @@ def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str], cont
             torch.no_grad(),
             quiet_torch(),
             portable_ops(),
+            fresh_trace_state(),
             context or nullcontext(),
             _equal(module, inputs, dynamic_shapes),
         ):

@@ -12,5 +12,6 @@ from __future__ import annotations
 from deploy.rewriters.module import RewriteResult, rewrite_module
 from deploy.rewriters.sites import Rewrite
 from deploy.rewriters.size_branches import trusting_size_branches
+from deploy.rewriters.trace_state import fresh_trace_state
 
-__all__ = ["Rewrite", "RewriteResult", "rewrite_module", "trusting_size_branches"]
+__all__ = ["Rewrite", "RewriteResult", "fresh_trace_state", "rewrite_module", "trusting_size_branches"]

@@ -45,7 +45,7 @@ def probe_select(pred: object, then_fn, else_fn):
     """Within a probe, a tensor `if`: both branches computed once and picked with torch.where, their
     outputs encoded and decoded as a cond's are (a Python bool comes out a tensor, ints that differ
     a 0-d int64 tensor); None outside a probe or when the outputs do not line up."""
-    if not (probing_now() and isinstance(pred, torch.Tensor)):
+    if not (torch.compiler.is_dynamo_compiling() and probing_now() and isinstance(pred, torch.Tensor)):
         return None
     selected = select(
         as_predicate(pred),

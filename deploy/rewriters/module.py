@@ -13,6 +13,7 @@ import torch
 
 from deploy.rewriters import sites
 from deploy.rewriters.convert import convert_function, is_user_function, sites_of
+from deploy.rewriters.trace_state import reset_trace_state
 from deploy.rewriters.recurrent import wrap_recurrent
 from deploy.rewriters.sites import Rewrite
 
@@ -63,6 +64,7 @@ def rewrite_module(
     # body compiled for an earlier model (other sizes, other dynamic dims) can be reused with its
     # guards and specialise this model's dynamic dims. Each rewrite starts from a clean dynamo.
     torch._dynamo.reset()
+    reset_trace_state()  # and from the flags an abandoned trace of an earlier export may have left set
     clone = _structural_copy(module, {})
     wrap_recurrent(clone)  # nn.GRU/LSTM/RNN: scans over time (recurrent.py)
     site_ids: list[int] = []

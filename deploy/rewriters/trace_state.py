@@ -64,6 +64,24 @@ def set_probing(value: bool) -> bool:
 
 
 @contextlib.contextmanager
+def fresh_trace_state() -> Iterator[None]:
+    """Within: every flag at its default, and again afterwards. An export try that dynamo abandons
+    halfway through a probe or a loop body runs no ``finally`` of the code it traced, so a flag set
+    there could outlive the try and turn the next export's tensor `if`s into selects (or an eager
+    run's); each export try starts and ends with a clean state."""
+    reset_trace_state()
+    try:
+        yield
+    finally:
+        reset_trace_state()
+
+
+def reset_trace_state() -> None:
+    """Every flag back to its default."""
+    TRACE_STATE.__init__()
+
+
+@contextlib.contextmanager
 def probe_flag_kept() -> Iterator[None]:
     """Within: a graph op traced from the top level; the probe flag is set back afterwards even
     when dynamo gave up halfway through a probe (it runs no ``finally`` of the code it abandons,

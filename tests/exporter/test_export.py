@@ -157,3 +157,26 @@ def test_inputs_sharing_a_dim_are_one_size_while_tracing():
         (torch.ones(7, dtype=torch.uint8), torch.rand(7), torch.rand(7), torch.tensor(2)),
     ):
         torch.testing.assert_close(ep.module()(*inputs), SharedDimInputs()(*inputs))
+
+
+class SignBranch(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x - 1
+
+
+def test_flags_an_abandoned_trace_left_set_do_not_reach_the_next_export():
+    # dynamo abandoning a trace halfway through a probe runs no `finally` of the code it traced: a
+    # probe flag left set turned every later tensor `if` of the process into a select (CI, session 13)
+    from deploy.rewriters import rewrite_module
+    from deploy.rewriters.trace_state import TRACE_STATE
+
+    module = rewrite_module(SignBranch()).module
+    TRACE_STATE.probing, TRACE_STATE.in_loop_body, TRACE_STATE.conds_in_body = True, True, False
+    ep, _ = export_program(module, (torch.randn(3),))
+    targets = {str(n.target) for n in ep.graph.nodes if n.op == "call_function"}
+    assert "cond" in targets, targets
+    assert (TRACE_STATE.probing, TRACE_STATE.in_loop_body, TRACE_STATE.conds_in_body) == (False, False, True)
+    for x in (torch.ones(3), -torch.ones(3)):
+        assert torch.equal(ep.module()(x), SignBranch()(x))

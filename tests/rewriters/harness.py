@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from deploy.rewriters import rewrite_module
+from deploy.rewriters import fresh_trace_state, rewrite_module
 from deploy.rewriters.coverage import LoopLimitExceeded, candidate_inputs, record_branches
 
 
@@ -32,7 +32,7 @@ def flat(value) -> list[np.ndarray]:
 def export_onnx(module, example, dynamic_shapes, path: Path):
     warnings.filterwarnings("ignore")
     logging.getLogger("torch").setLevel(logging.ERROR)
-    with torch.no_grad():  # as deploy's exporter does
+    with torch.no_grad(), fresh_trace_state():  # as deploy's exporter does
         program = torch.export.export(module, example, dynamic_shapes=dynamic_shapes, strict=False)
     import onnx
 

@@ -39,3 +39,11 @@ def test_second_export_in_a_process_keeps_its_dynamic_dims():
     )
     assert [r.kind for r in second.rewrites] == ["if->cond"]
     assert second.branches >= second.all_branches
+
+
+def test_flags_an_earlier_trace_left_set_are_cleared_by_the_next_rewrite():
+    from deploy.rewriters.trace_state import TRACE_STATE
+
+    TRACE_STATE.probing, TRACE_STATE.in_loop_body, TRACE_STATE.conds_in_body = True, True, False
+    outcome = check(ReluIfPositive(), (torch.randn(2, 10),), [(torch.randn(2, 10) * -30,)])
+    assert [r.kind for r in outcome.rewrites] == ["if->cond"]
