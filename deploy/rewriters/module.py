@@ -13,9 +13,9 @@ import torch
 
 from deploy.rewriters import sites
 from deploy.rewriters.convert import convert_function, is_user_function, sites_of
-from deploy.rewriters.trace_state import reset_trace_state
 from deploy.rewriters.recurrent import wrap_recurrent
 from deploy.rewriters.sites import Rewrite
+from deploy.rewriters.trace_state import reset_trace_state
 
 
 @dataclass
