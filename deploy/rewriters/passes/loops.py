@@ -41,6 +41,7 @@ from deploy.rewriters.passes.base import (
 from deploy.rewriters.passes.breaks import is_range_loop
 from deploy.rewriters.passes.conditionals import unsupported_reason
 from deploy.rewriters.passes.guarded_appends import added_to, appended_value, is_prepend
+from deploy.rewriters.passes.length_bounds import length_bound
 
 
 def _keep_python(loop: ast.stmt) -> bool:
@@ -142,7 +143,7 @@ class AnnotateCounterBounds(Pass):
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
         for node in ast.walk(func):
             if isinstance(node, ast.While):
-                bound = _counter_bound(node)
+                bound = _counter_bound(node) or length_bound(node)  # or rows a length test allows
                 if bound is not None:
                     node._deploy_bound = bound
 
@@ -169,6 +170,7 @@ def _counter_bound(loop: ast.While) -> ast.expr | None:
             len(steps) != 1
             or counter in assigned_names(others)
             or assigned_names(loop.body) & read_names([limit])
+            or _continues_before(loop.body, steps[0])
         ):
             continue
         room = ast.BinOp(limit, ast.Sub(), ast.Name(counter, ast.Load()))
@@ -176,6 +178,16 @@ def _counter_bound(loop: ast.While) -> ast.expr | None:
             room = ast.BinOp(room, ast.Add(), ast.Constant(1))
         return ast.fix_missing_locations(ast.copy_location(room, loop))
     return None
+
+
+def _continues_before(body: list[ast.stmt], step: ast.stmt) -> bool:
+    """A `continue` of the loop itself ahead of its step: an iteration taking it skips the step,
+    so the counter bounds the steps taken, not the iterations (``if v < eps: continue`` then
+    ``kept.append(v)``, whose length counter follows it)."""
+    for stmt in body[: body.index(step)]:
+        if has_node([stmt], (ast.Continue,), stop=(ast.For, ast.While, ast.FunctionDef, ast.Lambda)):
+            return True
+    return False
 
 
 def _target(stmt: ast.stmt) -> str:

@@ -17,6 +17,7 @@ from tests.rewriters.models import (
     idioms,
     indexing,
     iteration,
+    length_bounds,
     list_api,
     lists,
     literals,
@@ -74,4 +75,5 @@ CASES = (
     + runtime_sizes.CASES
     + unbacked_facts.CASES
     + subscript_updates.CASES
+    + length_bounds.CASES
 )
