@@ -162,3 +162,46 @@ def test_converted_source_keeps_user_line_numbers():
     first = inspect.getsourcelines(branchy)[1]
     assert converted.__code__.co_firstlineno == first
     assert converted.__code__.co_filename == branchy.__code__.co_filename
+
+
+_TWO_LISTS = """
+def f(series):
+    gaps, kept = [], []
+    for t in range(series.shape[0]):
+        if series[t] < 0:
+            continue
+        gaps.append(series[t] - 1)
+        kept.append(series[t])
+    return gaps, kept
+"""
+
+
+def test_the_converted_source_does_not_depend_on_string_hashing():
+    # lists a pass visits in set order got their flags and masks numbered differently per process
+    # (PYTHONHASHSEED), so two exports of one model gave different graphs
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import ast, textwrap, sys\n"
+        "from deploy.rewriters.passes import Context\n"
+        "from deploy.rewriters.passes.continues import OneAppendPerIteration\n"
+        "src = sys.stdin.read()\n"
+        "func = ast.parse(textwrap.dedent(src)).body[0]\n"
+        "OneAppendPerIteration().apply(func, Context(file='f.py', first_line=1, lines=src.splitlines()))\n"
+        "print(ast.unparse(ast.fix_missing_locations(func)))\n"
+    )
+    outputs = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run(
+            [sys.executable, "-c", script],
+            input=_TWO_LISTS,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1

@@ -168,7 +168,9 @@ class OneAppendPerIteration(Pass):
         if loop.orelse or not (has_continue or in_branches or breaks) or not targets:
             return None
         masked, stop = {}, None
-        for target in targets:  # each list: at most one append on every path (`states`, `rejected`, ...)
+        for target in sorted(
+            targets
+        ):  # each list: at most one append on every path (`states`, `rejected`, ...)
             paths = paths_through(loop.body, target)
             if paths is None or any(n > 1 for n, _ in paths):
                 return None
