@@ -24,11 +24,11 @@ the loop's compute twice.
 from __future__ import annotations
 
 import torch
-from torch._higher_order_ops.while_loop import while_loop
 
 from deploy.rewriters import sites
-from deploy.rewriters.loop_common import carry, in_loop_body, python_while
+from deploy.rewriters.loop_common import carry, python_while
 from deploy.rewriters.operators import fresh_copies
+from deploy.rewriters.shrinking_loop import graph_while
 from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, is_symbolic
 
 
@@ -76,9 +76,7 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
     def graph_body(count, *rest):
         return (count + 1, *_step_into_buffers(body_fn, count, rest, size))
 
-    result = in_loop_body(
-        while_loop, graph_cond, graph_body, (torch.zeros((), dtype=torch.int64), *carried, *buffers)
-    )
+    result = graph_while(graph_cond, graph_body, (torch.zeros((), dtype=torch.int64), *carried, *buffers))
     total = result[0].item()
     torch._check(total >= 0)
     torch._check(total <= room)
@@ -118,7 +116,7 @@ def _count_then_fill(cond_fn, body_fn, args: tuple, lists: tuple, site_id: int, 
         return (count + 1, *(as_tensor_value(v).clone() for v in new_values))
 
     zero = torch.zeros((), dtype=torch.int64)
-    counted = in_loop_body(while_loop, count_cond, count_body, (zero, *fresh_copies(carried)))
+    counted = graph_while(count_cond, count_body, (zero, *fresh_copies(carried)))
     total = counted[0].item()
     torch._check_is_size(total)
     buffers = [torch.zeros((total, *e.shape), dtype=e.dtype) for e in examples]
@@ -131,7 +129,7 @@ def _count_then_fill(cond_fn, body_fn, args: tuple, lists: tuple, site_id: int, 
     def fill_body(count, bound, *rest):
         return (count + 1, bound.clone(), *_step_into_buffers(body_fn, count, rest, size))
 
-    result = in_loop_body(while_loop, fill_cond, fill_body, (zero.clone(), limit, *carried, *buffers))
+    result = graph_while(fill_cond, fill_body, (zero.clone(), limit, *carried, *buffers))
     stacked = tuple(StackedList(acc, buffer) for acc, buffer in zip(lists, result[2 + size :]))
     sites.mark_emitted(site_id, "while->while_loop")
     return tuple(result[2 : 2 + size]), stacked

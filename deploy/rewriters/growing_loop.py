@@ -78,6 +78,13 @@ def changed_dim(old: torch.Tensor, new: torch.Tensor) -> int | None:
     return dims[0] if len(dims) == 1 else None
 
 
+def changed_dims(old: torch.Tensor, new: torch.Tensor) -> list[int]:
+    """The dims along which ``new`` differs in size from ``old``; empty when the dtype or rank differs."""
+    if new.dtype != old.dtype or new.dim() != old.dim():
+        return []
+    return [d for d in range(old.dim()) if not same_size(old.shape[d], new.shape[d])]
+
+
 def size_tensor(size) -> torch.Tensor:
     """A size (int or symbolic) as a 0-d int64 tensor, as a graph loop carries it."""
     return torch.full((), 1, dtype=torch.int64) * size

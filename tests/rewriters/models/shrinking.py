@@ -1,5 +1,6 @@
 """`while` loops whose carried tensors get shorter each iteration (merging neighbours, as a BPE
-tokenizer does): carried as buffers of their size before the loop and their current lengths."""
+tokenizer does; a spectrogram pooled along both axes level by level): carried as buffers of their
+size before the loop and their current lengths."""
 
 import torch
 from torch import nn
@@ -7,6 +8,8 @@ from torch import nn
 from tests.rewriters.models.case import Case, seeded
 
 ITEMS = torch.export.Dim("items", min=2, max=64)
+BINS = torch.export.Dim("bins", min=2, max=96)
+FRAMES = torch.export.Dim("frames", min=2, max=96)
 NONE = 1 << 20
 
 
@@ -34,6 +37,31 @@ class MergeCheapestPairs(nn.Module):
         return torch.cat([values, torch.full((n - values.shape[0],), -1, dtype=torch.long)])
 
 
+class SpectralPyramid(nn.Module):
+    """Per-level band energies of a spectrogram halved along frequency and time while its time
+    axis keeps at least 6 frames, and how many levels were taken; the coarsest map's mean too."""
+
+    def __init__(self):
+        super().__init__()
+        self.mix = nn.Conv2d(2, 4, 3, padding=1)
+
+    def forward(self, spec):
+        x = torch.tanh(self.mix(spec))
+        energies = []
+        while x.shape[-1] >= 6:
+            energies.append((x * x).mean(dim=(2, 3)))
+            x = torch.nn.functional.avg_pool2d(x, 2)
+        coarse = x.mean(dim=(1, 2, 3))
+        if not energies:
+            return torch.zeros(spec.shape[0], 4), coarse, torch.zeros((), dtype=torch.long)
+        return torch.stack(energies, 1).sum(1), coarse, torch.tensor(len(energies))
+
+
+def _spec(seed, batch, bins, frames):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(batch, 2, bins, frames, generator=g),)
+
+
 def _values(*v):
     return (torch.tensor(v, dtype=torch.long),)
 
@@ -50,5 +78,18 @@ CASES = [
             _values(8, 12),
         ],
         ({0: ITEMS},),
+    ),
+    Case(
+        "while_loop_whose_value_gets_smaller_along_two_dims",
+        seeded(SpectralPyramid),
+        _spec(0, 2, 24, 30),
+        [
+            _spec(1, 2, 8, 4),  # too short: no level
+            _spec(2, 2, 12, 7),  # one level
+            _spec(3, 2, 40, 96),  # five levels
+            _spec(4, 2, 64, 13),  # two levels, tall
+        ],
+        ({2: BINS, 3: FRAMES},),
+        constructs=("while->while_loop",),
     ),
 ]
