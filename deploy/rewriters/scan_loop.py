@@ -19,6 +19,8 @@ def scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
     # dynamo assumes a scanned dim of a new size (n - 1 for range(1, n)) is >= 2, which violates a
     # dynamic dim whose minimum is 1; so a range starting at k > 0 scans from 0 and the first k
     # iterations leave the carried values untouched and their outputs are sliced off afterwards.
+    # Those iterations run the body at index k (not their own index: `x[lag:] * x[:-lag]` under
+    # `range(1, n)` fails at lag 0, where `x[:-0]` is empty).
     skip = start if step == 1 and isinstance(start, int) and start > 0 else 0
     indices = torch.arange(0 if skip else start, stop, step, dtype=torch.int64)
     dummy = len(carried) == 0  # scan needs at least one carried value (dynamo cannot trace `not tuple`)
@@ -27,7 +29,7 @@ def scan_for(start, stop, step, body_fn, carried, accumulators, names, site):
 
     def combine(carry, index):
         values = () if dummy else fresh_copies(tuple(carry))
-        new_values, appended = body_fn(index, *values)
+        new_values, appended = body_fn(index.clamp(min=skip) if skip else index, *values)
         new_values = (carry[0].clone(),) if dummy else clone_all(new_values)
         if skip:
             new_values = tuple(_where(index < skip, old, new) for old, new in zip(carry, new_values))

@@ -151,6 +151,20 @@ class ItemBoundBreak(nn.Module):
         return torch.stack(outs)
 
 
+class Autocorrelation(nn.Module):
+    """Autocorrelation at lags 1 .. n // 2 - 1 (`x[lag:] * x[:-lag]`, empty at lag 0), none for a
+    silent signal (an early return around the loop)."""
+
+    def forward(self, x):
+        hi = x.shape[0] // 2
+        if x.abs().amax() < 1e-3:
+            return torch.zeros(hi - 1)
+        acs = []
+        for lag in range(1, hi):
+            acs.append((x[lag:] * x[:-lag]).mean())
+        return torch.stack(acs)
+
+
 CASES = [
     Case(
         "while_tensor_and_counter",
@@ -237,5 +251,13 @@ CASES = [
         (torch.ones(3), torch.tensor(2)),
         [(torch.ones(3), torch.tensor(10)), (torch.full((3,), 0.15), torch.tensor(4))],
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "lags_from_one_skip_a_start_where_the_body_is_invalid",
+        seeded(Autocorrelation),
+        (torch.linspace(-1.0, 1.0, 40).sin(),),
+        [(torch.zeros(30),), (torch.linspace(0.0, 3.0, 8),), (torch.linspace(-2.0, 5.0, 100).cos(),)],
+        ({0: torch.export.Dim("samples", min=6, max=200)},),
+        constructs=("if->cond", "for->scan"),
     ),
 ]
