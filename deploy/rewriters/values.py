@@ -178,6 +178,15 @@ class StackedList:
             if isinstance(start, int) and 0 <= start <= len(self.prefix):
                 # `preds[1:]` dropping a seed value: still a list (`preds[1:] + [x]`, torch.cat)
                 return StackedList(self.prefix[start:], self.stacked, self.suffix)
+        if isinstance(index, slice) and _reversing(
+            index
+        ):  # `xs[::-1]`: the rows flipped (torch has no negative steps)
+            flipped = reversed(self)
+            return (
+                flipped
+                if index.step == -1
+                else StackedList([], flipped.stacked_with_prefix()[:: -index.step])
+            )
         if isinstance(index, slice):  # `xs[-3:]`, `xs[::2]`: a list of those rows
             return StackedList([], self.stacked_with_prefix()[index])
         rows = self.stacked_with_prefix()
@@ -187,6 +196,11 @@ class StackedList:
 
     def __iter__(self):
         return iter(self.stacked_with_prefix().unbind(0))
+
+
+def _reversing(index: slice) -> bool:
+    """``[::-k]``: every k-th value from the last."""
+    return index.start is None and index.stop is None and isinstance(index.step, int) and index.step < 0
 
 
 def list_truth(value: object) -> object:

@@ -1,6 +1,6 @@
 """Python's list API on the lists converted loops fill, whose length is a dynamic or
 data-dependent size while exporting: slices, `+`, `extend`, `pop`, `reversed`, `list()`, `sum()`,
-`max()`, and `xs[0]` where the list may be empty (values.StackedList, list_builtins.py)."""
+`max()`, `xs[::-1]`, and `xs[0]` where the list may be empty (values.StackedList, list_builtins.py)."""
 
 import torch
 from torch import nn
@@ -81,6 +81,21 @@ def _x(*shape, seed=0):
     return (torch.randn(*shape, generator=torch.Generator().manual_seed(seed)),)
 
 
+class DiscountedReturns(nn.Module):
+    """Returns accumulated backwards in time, reset where an episode ends, put back in time order
+    with `[::-1]`; every other one of them from the last with `[::-2]`."""
+
+    def forward(self, rewards, ends):
+        running = torch.zeros(())
+        backwards = []
+        for t in reversed(range(rewards.shape[0])):
+            if ends[t]:
+                running = torch.zeros(())
+            running = rewards[t] + 0.9 * running
+            backwards.append(running)
+        return torch.stack(backwards[::-1]), torch.stack(backwards[::-2])
+
+
 CASES = [
     Case(
         "list_slices_sum_reversed_and_joined",
@@ -113,5 +128,16 @@ CASES = [
         [(torch.ones(5, 3),), (-torch.ones(5, 3),), _x(9, 3, seed=2)],
         ({0: STEPS},),
         constructs=("for->scan", "if->cond"),
+    ),
+    Case(
+        "a_loop_filled_list_reversed_by_a_negative_step_slice",
+        seeded(DiscountedReturns),
+        (torch.linspace(0.1, 1.0, 6), torch.tensor([False, False, True, False, False, False])),
+        [
+            (torch.linspace(1.0, 0.0, 9), torch.tensor([True] + [False] * 7 + [True])),
+            (torch.ones(4), torch.zeros(4, dtype=torch.bool)),
+        ],
+        ({0: STEPS}, {0: STEPS}),
+        constructs=("if->cond",),
     ),
 ]
