@@ -51,6 +51,9 @@ def export_program(
                 ep = _trusting_size_branches(module, traced_inputs, dynamic_shapes, notes)
                 ep = ep or _range_checked_guards(module, traced_inputs, dynamic_shapes, notes)
                 ep = ep or _size_oblivious(module, traced_inputs, dynamic_shapes, notes)
+                ep = ep or _trusting_size_branches(
+                    module, traced_inputs, dynamic_shapes, notes, everywhere=True
+                )
                 if ep is not None:
                     return ep, notes
             elif is_data_dependent(exc) and not strict:
@@ -92,14 +95,16 @@ def _retry(module, inputs, dynamic_shapes, context, failures: list | None = None
         return None
 
 
-def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str]):
+def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str], everywhere: bool = False):
     """Retry an export that failed on a specialised dim with the guards of branches on dynamic sizes
-    dropped (deploy.rewriters.size_branches); None when that is not the cause or does not help."""
+    dropped (deploy.rewriters.size_branches); ``everywhere``: those of every branch traced from the
+    top level (the last retry: a size branch nested in a tensor one, `if cgm[-1] < 70: return ...`
+    before `... if cgm.shape[0] >= 4 else ...`); None when that is not the cause or does not help."""
     used = []
 
     @contextmanager
     def trusting():
-        with trusting_size_branches() as trust:
+        with trusting_size_branches(everywhere) as trust:
             yield
             used.append(trust.used)
 
@@ -109,6 +114,10 @@ def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str]):
     notes.append(
         "branches on dynamic sizes traced without the size guards their bodies record (torch.export "
         "could not prove them for every size); verification at the minimum, middle and maximum sizes checks them"
+        if not everywhere
+        else "branches traced without the size guards their bodies record, a branch on a dynamic size being "
+        "nested in them (torch.export could not prove the guards for every size); verification at the "
+        "minimum, middle and maximum sizes checks them"
     )
     return ep
 

@@ -26,6 +26,7 @@ from deploy.rewriters import size_clamps
 
 class _State:
     trusted = False
+    trusted_everywhere = False
     used = False
 
 
@@ -65,7 +66,13 @@ def is_size_predicate(pred: object) -> bool:
 def tracing_branches(pred: object) -> Iterator[None]:
     """The context a cond's branches are traced in (nothing special unless ``pred`` is on a size)."""
     if not is_size_predicate(pred):
-        yield
+        mode = torch._guards.detect_fake_mode() if STATE.trusted_everywhere else None
+        if mode is None or mode.shape_env is None or torch.compiler.is_dynamo_compiling():
+            yield
+            return
+        with mode.shape_env.suppress_guards():
+            STATE.used = True
+            yield
         return
     with ExitStack() as stack:
         stack.enter_context(torch.fx.experimental._config.patch(backed_size_oblivious=True))
@@ -77,12 +84,13 @@ def tracing_branches(pred: object) -> Iterator[None]:
 
 
 @contextmanager
-def trusting_size_branches() -> Iterator[_State]:
-    """Within: the guards recorded while tracing size branches are dropped; ``.used`` tells whether
-    any branch was traced that way."""
-    previous = STATE.trusted
-    STATE.trusted, STATE.used = True, False
+def trusting_size_branches(everywhere: bool = False) -> Iterator[_State]:
+    """Within: the guards recorded while tracing size branches are dropped (``everywhere``: those
+    recorded while tracing any cond's branches from the top level, where a size branch may sit in a
+    cond dynamo traces); ``.used`` tells whether any branch was traced that way."""
+    previous = STATE.trusted, STATE.trusted_everywhere
+    STATE.trusted, STATE.trusted_everywhere, STATE.used = True, everywhere, False
     try:
         yield STATE
     finally:
-        STATE.trusted = previous
+        STATE.trusted, STATE.trusted_everywhere = previous
