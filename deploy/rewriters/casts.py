@@ -80,6 +80,15 @@ def tensor(data: object, *args, **kwargs) -> torch.Tensor:
 _MAX_LITERAL = 256
 
 
+def row_of(values: list | tuple) -> object:
+    """``[a, b]`` appended to a list (passes/row_literals.py): while exporting, a 1-D tensor when an
+    entry is a tensor or a symbolic size (as ``torch.tensor`` would build it); else as it is."""
+    if not is_tracing() or not any(isinstance(v, torch.Tensor) or is_symbolic(v) for v in values):
+        return values
+    flat, shape = _flatten_numbers(list(values))
+    return tensor(list(values)) if flat is not None and len(shape) == 1 else values
+
+
 def _literal_dtype(flat: list) -> torch.dtype:
     """What torch.tensor infers: bool, int64, or the default float (a float tensor's own dtype)."""
     kinds = [v.dtype if isinstance(v, torch.Tensor) else type(v) for v in flat]
@@ -111,6 +120,8 @@ def _flatten_numbers(data: object) -> tuple[list | None, tuple]:
         return [data], ()
     if is_tracing() and (is_sym_int(data) or (isinstance(data, torch.Tensor) and data.dim() == 0)):
         return [data], ()
+    if is_tracing() and isinstance(data, torch.Tensor) and data.dim() == 1 and not is_sym_int(data.shape[0]):
+        return list(data.unbind(0)), (data.shape[0],)  # a row ``row_of`` built
     if not isinstance(data, (list, tuple)) or len(data) > _MAX_LITERAL:
         return None, ()
     parts = [_flatten_numbers(v) for v in data]

@@ -18,6 +18,7 @@ from deploy.rewriters.passes.loops import AnnotateCounterBounds
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.row_lists import ListsReadInTheirLoop
+from deploy.rewriters.passes.row_literals import RowLiterals
 from deploy.rewriters.passes.string_states import StringStatesToCodes
 from deploy.rewriters.passes.subscript_updates import SubscriptUpdatesToStores
 from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
@@ -26,6 +27,7 @@ from deploy.rewriters.passes.truncations import TruncationsToSlices
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
     SubscriptUpdatesToStores(),
+    RowLiterals(),
     StringStatesToCodes(),
     TruncationsToSlices(),
     LoopElseToFlag(),

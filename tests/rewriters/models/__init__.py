@@ -27,6 +27,7 @@ from tests.rewriters.models import (
     picked_rows,
     repros,
     row_lists,
+    row_literals,
     run_segments,
     run_stacks,
     runtime_sizes,
@@ -76,4 +77,5 @@ CASES = (
     + unbacked_facts.CASES
     + subscript_updates.CASES
     + length_bounds.CASES
+    + row_literals.CASES
 )
