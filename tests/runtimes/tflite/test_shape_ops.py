@@ -20,6 +20,11 @@ CASES = {
         [helper.make_node("Slice", ["x", "b", "e", "a", "st"], ["y"])],
         {"b": I64(1, 4), "e": I64(3, 0), "a": I64(2, 3), "st": I64(1, -2)},
     ),  # fmt: skip
+    # `x[..., :0]`: XNNPACK's slice returned the whole axis for begin == end
+    "slice_empty": (
+        [helper.make_node("Slice", ["x", "b", "e", "a"], ["y"])],
+        {"b": I64(0), "e": I64(0), "a": I64(3)},
+    ),
     "gather": ([helper.make_node("Gather", ["x", "i"], ["y"], axis=3)], {"i": I64(4, -1, 0)}),
     "pad": ([helper.make_node("Pad", ["x", "p"], ["y"], mode="reflect")], {"p": I64(0, 0, 1, 2, 0, 0, 1, 2)}),
     # torch's circular padding (F.pad(x, (1, 1, 1, 1), mode="circular"), a wrapped game board)

@@ -150,6 +150,13 @@ def lower_slice(ctx: LoweringContext, node: ir.Node) -> Value:
             ):
                 options.endMask |= 1 << i
         end_t = ctx.int32_tensor(clamp32(end))
+        if 0 in (out_shape(node) or ()):
+            # an empty slice (`x[:0]`): XNNPACK, which takes a STRIDED_SLICE with constant bounds,
+            # returns the whole axis for begin == end; computed bounds keep it on the builtin kernel
+            zeros = ctx.int32_tensor([0] * len(end))
+            end_t = ctx.native(
+                ctx.emit(OPS.ADD, [end_t, zeros], (len(end),), np.int32, options=schema.AddOptionsT())
+            )
     else:
         end_t = ctx.native(runtime_vector(ctx, end_parts, sources))
     strides_t = ctx.int32_tensor(stride)
