@@ -72,9 +72,7 @@ def growth_of(start, body_fn, carried: tuple) -> dict[int, tuple[int, int]] | No
 def changed_dim(old: torch.Tensor, new: torch.Tensor) -> int | None:
     """The one dim along which ``new`` differs in size from ``old``; None when the dtype or rank
     differs too, or several dims do."""
-    if new.dtype != old.dtype or new.dim() != old.dim():
-        return None
-    dims = [d for d in range(old.dim()) if not same_size(old.shape[d], new.shape[d])]
+    dims = changed_dims(old, new)
     return dims[0] if len(dims) == 1 else None
 
 

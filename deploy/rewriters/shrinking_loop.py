@@ -20,6 +20,7 @@ before the loop on some input fails the loop's size check at run time (verificat
 from __future__ import annotations
 
 import torch
+from torch._higher_order_ops.while_loop import while_loop
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from deploy.rewriters import operators, trace_state
@@ -109,8 +110,6 @@ def graph_while(graph_cond, graph_body, carried: tuple) -> tuple:
     """``torch.while_loop`` over ``carried`` (in_loop_body), or, when torch refuses it because some
     values change shape, over those values carried as buffers and lengths; the first error when
     neither works."""
-    from torch._higher_order_ops.while_loop import while_loop
-
     try:
         return tuple(in_loop_body(while_loop, graph_cond, graph_body, carried))
     except Exception as exc:  # torch's many internal error types

@@ -168,9 +168,9 @@ class OneAppendPerIteration(Pass):
         if loop.orelse or not (has_continue or in_branches or breaks) or not targets:
             return None
         masked, stop = {}, None
-        for target in sorted(
-            targets
-        ):  # each list: at most one append on every path (`states`, `rejected`, ...)
+        # each list: at most one append on every path (`states`, `rejected`, ...); in sorted order, so
+        # the flags' numbers (and the converted source) do not depend on string hashing
+        for target in sorted(targets):
             paths = paths_through(loop.body, target)
             if paths is None or any(n > 1 for n, _ in paths):
                 return None

@@ -70,8 +70,8 @@ def _length_test(test: ast.expr) -> tuple[str, ast.expr, bool] | None:
 
 def _appends_once_at_most(loop: ast.While, target: str) -> bool:
     """One ``target.append(v)`` statement in the body, in no nested loop; no other list mutated;
-    ``target`` not reassigned."""
-    appends = 0
+    ``target`` not reassigned, and read besides its append (see module docstring)."""
+    appends, statements, reads = 0, 0, 0
     todo = [(stmt, False) for stmt in loop.body]
     while todo:
         node, nested = todo.pop()
@@ -85,24 +85,16 @@ def _appends_once_at_most(loop: ast.While, target: str) -> bool:
             receiver = node.func.value
             if not (isinstance(receiver, ast.Name) and receiver.id == target and node.func.attr == "append"):
                 return False  # another list (or a tensor method of that name): rows of other lists
-            appends += 1
             if nested:
                 return False
+            appends += 1
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            func = node.value.func
+            statements += isinstance(func, ast.Attribute) and func.attr == "append"
+        elif isinstance(node, ast.Name) and node.id == target and isinstance(node.ctx, ast.Load):
+            reads += 1
         inner = nested or isinstance(node, (ast.For, ast.While))
         todo.extend((child, inner) for child in ast.iter_child_nodes(node))
-    appended_as_statement = sum(
-        1
-        for node in ast.walk(ast.Module(body=loop.body, type_ignores=[]))
-        if isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Call)
-        and isinstance(node.value.func, ast.Attribute)
-        and node.value.func.attr == "append"
-    )
-    reads = sum(
-        1
-        for node in ast.walk(ast.Module(body=loop.body, type_ignores=[]))
-        if isinstance(node, ast.Name) and node.id == target and isinstance(node.ctx, ast.Load)
-    )
     # read besides its append (`torch.stack(picked)`): a list of rows (row_lists.py), whose room
     # this bound is; one the body does not read is ListLengthCounters' (a counter, one row per step)
-    return appends == appended_as_statement == 1 and reads > 1 and target not in assigned_names(loop.body)
+    return appends == statements == 1 and reads > 1 and target not in assigned_names(loop.body)
