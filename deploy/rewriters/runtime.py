@@ -19,6 +19,7 @@ from deploy.rewriters.casts import (
     unfold,
 )
 from deploy.rewriters.choice import pick
+from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.list_builtins import list_, sum_
 from deploy.rewriters.logic import and_, compare, equal, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
@@ -47,6 +48,7 @@ __all__ = [
     "float_",
     "float_item",
     "for_range",
+    "full_length",
     "getitem",
     "if_expr",
     "if_stmt",

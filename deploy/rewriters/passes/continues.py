@@ -65,11 +65,14 @@ _UNFOLLOWED = (
 )
 
 
-def paths_through(stmts: list[ast.stmt], target: str, reads: bool = False) -> set[tuple[int, str]] | None:
+def paths_through(
+    stmts: list[ast.stmt], target: str, reads: bool = False, exits: bool = False
+) -> set[tuple[int, str]] | None:
     """(appends to ``target``, how the path ends) for every path through ``stmts``; None when the
     statements hold constructs this analysis does not follow (loops, try, break, nested defs), or
     use the list otherwise: ``reads``: only a change of it counts (``row[j - 1]``, ``len(row)`` of
-    a list the loop carries as rows, passes/row_lists.py), not a read."""
+    a list the loop carries as rows, passes/row_lists.py), not a read. ``exits``: the `break` of
+    a `return` in the loop (passes/loop_exits.py) ends its path as "exit"."""
     paths = {(0, "")}
     for stmt in stmts:
         ongoing = {p for p in paths if not p[1]}
@@ -78,9 +81,14 @@ def paths_through(stmts: list[ast.stmt], target: str, reads: bool = False) -> se
             return paths
         if isinstance(stmt, (ast.Continue, ast.Break)):
             end = "continue" if isinstance(stmt, ast.Continue) else "break"
+            if exits and getattr(stmt, "_deploy_exit", False):
+                end = "exit"
             paths = done | {(n, end) for n, _ in ongoing}
         elif isinstance(stmt, ast.If):
-            branches = [paths_through(stmt.body, target, reads), paths_through(stmt.orelse, target, reads)]
+            branches = [
+                paths_through(stmt.body, target, reads, exits),
+                paths_through(stmt.orelse, target, reads, exits),
+            ]
             if None in branches or (reads and _uses(stmt.test, target, reads)):
                 return None
             paths = done | {(n + m, end) for n, _ in ongoing for m, end in branches[0] | branches[1]}

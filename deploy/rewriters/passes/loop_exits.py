@@ -25,9 +25,11 @@ a converted loop may advance its counter before it stops.
 from __future__ import annotations
 
 import ast
+import copy
 
 from deploy.rewriters.analysis import assigned_names, has_node
-from deploy.rewriters.passes.base import Context, Pass, map_blocks, name
+from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rt
+from deploy.rewriters.passes.continues import append_target, paths_through
 
 _LOOPS = (ast.For, ast.While)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -96,6 +98,45 @@ def _counter(loop: ast.stmt) -> set[str]:
     return set()
 
 
+def _filled_lists(loop: ast.stmt, exits: list, defined: set[str]) -> list[str]:
+    """The lists a `for ... in range(...)` loop of the function's own block appends to once on
+    every path that does not `return`, which no `return` reads and which have a value before the
+    loop: where no `return` ran, each holds one more value per iteration (full_lists.py). The
+    range's bounds are read again after the loop, so only bounds the loop leaves unchanged."""
+    if not (_counter(loop) and defined) or loop.orelse or loop.iter.keywords:
+        return []
+    changed = assigned_names(loop.body) | _counter(loop)
+    if not 1 <= len(loop.iter.args) <= 3 or not all(_stable(a, changed) for a in loop.iter.args):
+        return []
+    read = {n.id for _, ret in exits if ret.value for n in ast.walk(ret.value) if isinstance(n, ast.Name)}
+    targets = {append_target(n) for n in _walk(loop.body) if isinstance(n, ast.stmt)} - {None}
+    filled = []
+    for target in sorted(targets & defined - read):
+        paths = paths_through(loop.body, target, exits=True)
+        if not paths or all(end != "exit" for _, end in paths):
+            continue
+        if all(end == "exit" or (n == 1 and end != "break") for n, end in paths):
+            filled.append(target)
+    return filled
+
+
+_SIZE_CALLS = {"len", "min", "max", "size"}
+
+
+def _stable(bound: ast.expr, changed: set[str]) -> bool:
+    """A range bound that reads the same after the loop: no name the loop assigns, no call but sizes
+    (``int(t.item())`` read twice would be two data-dependent values)."""
+    for node in ast.walk(bound):
+        if isinstance(node, ast.Name) and node.id in changed:
+            return False
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if called not in _SIZE_CALLS:
+                return False
+    return True
+
+
 class _Capture(ast.NodeTransformer):
     def __init__(self, renames: dict[str, str]):
         self.renames = renames
@@ -117,14 +158,16 @@ class ReturnsInLoopsToBreaks(Pass):
         if not marked:
             return
         captures: list[str] = []
-        map_blocks(func, lambda stmt: self.rewrite(stmt, marked, ctx, captures))
+        # the names each loop of the function's own block may read as lists it fills (full_lists.py)
+        earlier = {id(s): assigned_names(func.body[:i]) for i, s in enumerate(func.body) if isinstance(s, ast.For)}
+        map_blocks(func, lambda stmt: self.rewrite(stmt, marked, ctx, captures, earlier))
         # a copy of a counter has a value before every loop that carries it (a counter is an int)
         first = func.body[0]
         inits = [ast.copy_location(ast.Assign([name(c, True)], ast.Constant(0)), first) for c in captures]
         func.body = [*map(ast.fix_missing_locations, inits), *func.body]
 
     def rewrite(
-        self, loop: ast.stmt, marked: set[int], ctx: Context, captures: list[str]
+        self, loop: ast.stmt, marked: set[int], ctx: Context, captures: list[str], earlier: dict
     ) -> list[ast.stmt] | None:
         if id(loop) not in marked or not has_node(loop.body, (ast.Return,)):
             return None
@@ -137,6 +180,12 @@ class ReturnsInLoopsToBreaks(Pass):
             test = ast.If(test=name(flag), body=[ret], orelse=[])
             test._deploy_what = "the `return` inside the loop (the loop stopped there)"
             after.append(ast.copy_location(test, ret))
+        for target in _filled_lists(loop, exits, earlier.get(id(loop), set())):
+            length = ctx.fresh("before")
+            before.append(ast.Assign([name(length, True)], call(rt("len_"), name(target))))
+            bounds = [copy.deepcopy(a) for a in loop.iter.args]
+            full = call(rt("full_length"), name(target), name(length), *bounds)
+            after.append(ast.copy_location(ast.Assign([name(target, True)], full), loop))
         for stmt in before:
             ast.copy_location(stmt, loop)
         out = [*before, loop, *after]
@@ -166,7 +215,9 @@ class ReturnsInLoopsToBreaks(Pass):
                     value = _Capture(renames).visit(value)
                 exits.append((flag, ast.copy_location(ast.Return(value), stmt)))
                 out.append(ast.copy_location(ast.Assign([name(flag, True)], ast.Constant(True)), stmt))
-                out.append(ast.copy_location(ast.Break(), stmt))
+                stop = ast.copy_location(ast.Break(), stmt)
+                stop._deploy_exit = True  # the path ends at a `return` (paths_through's "exit")
+                out.append(stop)
                 return out  # the rest of the block is unreachable
             if not isinstance(stmt, (*_LOOPS, *_SCOPES)) and has_node([stmt], (ast.Return,)):
                 for field in ("body", "orelse", "finalbody"):

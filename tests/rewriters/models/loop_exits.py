@@ -109,6 +109,57 @@ class StrongRows(nn.Module):
         return rows, x @ rows.T
 
 
+class RejectMidway(nn.Module):
+    """Running levels of a sequence, rejected as soon as a step is invalid; otherwise the levels
+    (one per step) weight a projection of every step: where no `return` ran, the list holds one row
+    per step (full_lists.py), which torch cannot tell from a `break` that may stop the loop early."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 3)
+
+    def forward(self, x):
+        gains = []
+        level = torch.zeros(())
+        for i in range(x.shape[0]):
+            v = x[i, 0]
+            if v < -2.0:
+                return torch.tensor(0), torch.zeros(3)
+            level = level + v
+            gains.append(level)
+        g = torch.stack(gains)
+        return torch.tensor(1), (self.proj(x) * g.unsqueeze(-1)).mean(0)
+
+
+class BracketDepths(nn.Module):
+    """The nesting depth at every token; a quote appends and `continue`s, an unmatched closer returns
+    its position. The depths are added to the tokens' own values after the loop."""
+
+    def forward(self, tokens):
+        depths = []
+        depth = 0
+        for i in range(tokens.shape[0]):
+            t = int(tokens[i])
+            if t == 3:
+                depths.append(depth)
+                continue
+            if t == 1:
+                depth += 1
+            elif t == 2:
+                if depth == 0:
+                    return torch.tensor(i), tokens * 0
+                depth -= 1
+            depths.append(depth)
+        return torch.tensor(-1), tokens + torch.tensor(depths)
+
+
+def _steps(n, bad=None):
+    x = torch.rand(n, 3, generator=torch.Generator().manual_seed(6))
+    if bad is not None:
+        x[bad, 0] = -3.0
+    return x
+
+
 def _rows(n, weak=None):
     x = torch.randn(n, 5, generator=torch.Generator().manual_seed(5)) + 2.0
     if weak is not None:
@@ -155,6 +206,27 @@ CASES = [
             (torch.tensor([8.0, 0.0]), torch.tensor(0)),
         ],
         ({0: torch.export.Dim("cells", min=2, max=32)}, None),
+        constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "return_in_a_loop_whose_list_holds_a_row_per_step_where_it_did_not_return",
+        seeded(RejectMidway),
+        (_steps(6),),
+        [(_steps(9),), (_steps(7, 3),), (_steps(4, 0),), (_steps(5, 4),)],
+        ({0: torch.export.Dim("steps", min=2, max=64)},),
+        constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "return_in_a_loop_with_continue_whose_list_is_read_with_the_input",
+        BracketDepths,
+        (torch.tensor([1, 5, 3, 1, 2, 2]),),
+        [
+            (torch.tensor([1, 1, 3, 5, 2, 3, 2, 7]),),
+            (torch.tensor([1, 2, 2, 1, 1]),),
+            (torch.tensor([2, 1, 1]),),
+            (torch.tensor([5, 3, 3, 7]),),
+        ],
+        ({0: torch.export.Dim("tokens", min=2, max=64)},),
         constructs=("for->while_loop", "if->cond"),
     ),
     Case(
