@@ -159,7 +159,9 @@ class ReturnsInLoopsToBreaks(Pass):
             return
         captures: list[str] = []
         # the names each loop of the function's own block may read as lists it fills (full_lists.py)
-        earlier = {id(s): assigned_names(func.body[:i]) for i, s in enumerate(func.body) if isinstance(s, ast.For)}
+        earlier = {
+            id(s): assigned_names(func.body[:i]) for i, s in enumerate(func.body) if isinstance(s, ast.For)
+        }
         map_blocks(func, lambda stmt: self.rewrite(stmt, marked, ctx, captures, earlier))
         # a copy of a counter has a value before every loop that carries it (a counter is an int)
         first = func.body[0]
