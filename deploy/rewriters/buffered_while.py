@@ -45,7 +45,8 @@ def _probe_appended(body_fn, carried: tuple) -> list[torch.Tensor]:
 
 def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_id: int, names: tuple):
     """``while cond: body`` with appends; returns (carried values, lists)."""
-    lists = tuple(list(acc) for acc in lists)
+    # a list an earlier graph op filled (its length may be data-dependent) stays one, its rows first
+    lists = tuple(acc if isinstance(acc, StackedList) else list(acc) for acc in lists)
 
     def step(values: tuple) -> tuple:
         values, appended = body_fn(*values)
@@ -63,7 +64,7 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
         return _count_then_fill(cond_fn, body_fn, args, lists, site_id, names)
     carried = carry(args, names, site)
     size = len(carried)
-    examples = [acc[-1] if acc else None for acc in lists]
+    examples = [acc[-1] if isinstance(acc, list) and acc else None for acc in lists]
     if any(not isinstance(e, torch.Tensor) for e in examples):
         examples = _probe_appended(body_fn, carried)
     room = max(room, 0)
@@ -104,7 +105,7 @@ def _count_then_fill(cond_fn, body_fn, args: tuple, lists: tuple, site_id: int, 
     site = sites.get_site(site_id)
     carried = carry(args, names, site)
     size = len(carried)
-    examples = [acc[-1] if acc else None for acc in lists]
+    examples = [acc[-1] if isinstance(acc, list) and acc else None for acc in lists]
     if any(not isinstance(e, torch.Tensor) for e in examples):
         examples = _probe_appended(body_fn, carried)
 

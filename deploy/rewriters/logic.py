@@ -121,3 +121,9 @@ def equal(left: object, right: object) -> object:
     if is_tracing() and tensors and left.dtype == right.dtype and same_shape(left, right):
         return (left == right).all()
     return torch.equal(left, right)
+
+
+def kept_test(value: object) -> object:
+    """A test taken before a branch that may change what it reads (passes/appends.py): a tensor is
+    copied, since a view (``pending[pos]``) would see the branch's ``pending[pos] = False``."""
+    return value.clone() if isinstance(value, torch.Tensor) else value

@@ -21,7 +21,7 @@ from deploy.rewriters.casts import (
 from deploy.rewriters.choice import pick
 from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.list_builtins import list_, sum_
-from deploy.rewriters.logic import and_, compare, equal, not_, or_
+from deploy.rewriters.logic import and_, compare, equal, kept_test, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
 from deploy.rewriters.operators import (
     if_expr,
@@ -54,6 +54,7 @@ __all__ = [
     "if_stmt",
     "int_",
     "item",
+    "kept_test",
     "len_",
     "linspace",
     "list_",

@@ -1,6 +1,20 @@
 """ConditionalAppends: ``if c: xs.append(v)`` outside any loop becomes
 ``xs = _deploy_rt.append_if(xs, c, lambda: v)``.
 
+An append among other statements of a branch moves after the `if` (``_hoisted``): the branch
+assigns the value to a variable, and the list gets it once the `if` is done, on the branch's test
+(taken before the branch runs, which may change what it reads: ``pending[pos] = False``):
+
+    if pending[pos]:                      _deploy_test_1 = pending[pos]
+        pending[pos] = False              if _deploy_test_1:
+        stops.append(pos)         ->          pending[pos] = False
+        clock = clock + dwell                 _deploy_appended_2 = pos
+                                              clock = clock + dwell
+                                          stops = _deploy_rt.append_if(stops, _deploy_test_1,
+                                                                       lambda: _deploy_appended_2)
+
+An append on both branches becomes one plain append after the `if`.
+
 An append is a mutation a cond branch cannot make. On a Python test the runtime appends (or not)
 as Python would; on a tensor test it keeps the values in a stacked list and drops the new row when
 the test is false (a data-dependent number of rows, like the filtered appends of a converted loop).
@@ -24,6 +38,7 @@ class ConditionalAppends(Pass):
     name = "conditional-appends"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        self.ctx = ctx
         # names bound in the function (arguments too): a range bound naming one may be dynamic
         self.local = assigned_names(func.body) | {
             a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)
@@ -47,6 +62,10 @@ class ConditionalAppends(Pass):
                     out.append(ast.fix_missing_locations(ast.copy_location(replaced, stmt)))
                     continue
                 stmt.body, stmt.orelse = self._block(stmt.body), self._block(stmt.orelse)
+                hoisted = _hoisted(stmt, self.ctx)
+                if hoisted is not None:
+                    out.extend(hoisted)
+                    continue
             elif isinstance(stmt, (ast.With, ast.Try)) or stays_python(stmt, self.local):
                 stmt.body = self._block(stmt.body)
             out.append(stmt)
@@ -77,3 +96,56 @@ def _merged(stmt: ast.If) -> ast.If:
         return stmt
     test = ast.copy_location(ast.BoolOp(ast.And(), [*tests, node.test]), stmt.test)
     return ast.copy_location(ast.If(test=test, body=node.body, orelse=[]), stmt)
+
+
+def _hoisted(stmt: ast.If, ctx: Context) -> list[ast.stmt] | None:
+    """The `if` with each list it appends to once (directly in a branch, nowhere else read) appended
+    after it (see module docstring); None when no list qualifies or the `if` may leave early."""
+    if has_node([stmt], (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom)):
+        return None
+    lists = sorted(
+        {append_target(s) for s in (*stmt.body, *stmt.orelse)} - {None},
+    )
+    plans = []
+    for target in lists:
+        sides = [[s for s in block if append_target(s) == target] for block in (stmt.body, stmt.orelse)]
+        uses = sum(isinstance(n, ast.Name) and n.id == target for n in ast.walk(stmt))
+        if any(len(found) > 1 for found in sides) or uses != sum(map(len, sides)):
+            continue  # appended twice on a path, or read in the `if` besides its appends
+        plans.append((target, bool(sides[0]), bool(sides[1])))
+    if not plans:
+        return None
+    test = None
+    if any(not (then and other) for _, then, other in plans):
+        test = ctx.fresh("test")
+        taken = [
+            ast.copy_location(ast.Assign([name(test, True)], stmt.test), stmt),
+            ast.copy_location(ast.Assign([name(test, True)], call(rt("kept_test"), name(test))), stmt),
+        ]
+        stmt._deploy_what = ctx.source_of(stmt.test)
+        stmt.test = name(test)
+    after = []
+    for target, then, other in plans:
+        temp = ctx.fresh("appended")
+        stmt.body, stmt.orelse = (_assigning(block, target, temp) for block in (stmt.body, stmt.orelse))
+        value = ast.Lambda(_no_arguments(), name(temp))
+        if then and other:
+            after.append(ast.Expr(call(ast.Attribute(name(target), "append", ast.Load()), name(temp))))
+            continue
+        cond = name(test) if then else ast.UnaryOp(ast.Not(), name(test))
+        after.append(ast.Assign([name(target, True)], call(rt("append_if"), name(target), cond, value)))
+    out = (taken if test else []) + [stmt] + [ast.copy_location(a, stmt) for a in after]
+    return [ast.fix_missing_locations(s) for s in out]
+
+
+def _assigning(block: list[ast.stmt], target: str, temp: str) -> list[ast.stmt]:
+    return [
+        ast.copy_location(ast.Assign([name(temp, True)], s.value.args[0]), s)
+        if append_target(s) == target
+        else s
+        for s in block
+    ]
+
+
+def _no_arguments() -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])

@@ -141,6 +141,13 @@ def _set_first(stmts: list[ast.stmt], identifier: str) -> bool:
     return False
 
 
+def _unread_before_set(stmts: list[ast.stmt], identifier: str) -> bool:
+    """Whether a branch never sees ``identifier``'s value from before the `if`: it sets it first, or
+    never reads it (``_, t_back = leg(cp, home)`` in one branch only, the value not read after it: a
+    read of a name a loop body has no value for yet is an empty closure cell, which dynamo refuses)."""
+    return _set_first(stmts, identifier) or identifier not in read_names(stmts)
+
+
 class IfToCond(Pass):
     """`if` statements -> runtime if_stmt with branch functions (see module docstring)."""
 
@@ -169,12 +176,18 @@ class IfToCond(Pass):
         else_def = function_def(
             else_name, params, node.orelse + returned, node.orelse[0] if node.orelse else node
         )
+        defined = getattr(node, "_defined", set())
         overwritten = [
-            p for p in params if node.orelse and _set_first(node.body, p) and _set_first(node.orelse, p)
+            p
+            for p in params
+            if (node.orelse and _set_first(node.body, p) and _set_first(node.orelse, p))
+            or (
+                p not in defined
+                and p not in outputs
+                and all(_unread_before_set(b, p) for b in (node.body, node.orelse))
+            )
         ]
-        loads, current = safe_loads(
-            [p for p in params if p not in overwritten], getattr(node, "_defined", set()), ctx, node
-        )
+        loads, current = safe_loads([p for p in params if p not in overwritten], defined, ctx, node)
         # a variable both branches assign before reading it: its value before the `if` is never
         # seen, so it is not read (inside a loop's body it may be a local with no value yet)
         given = iter(current.elts)

@@ -6,6 +6,7 @@ Every module here defines ``CASES``: ``Case(name, model, example, verify, dynami
 
 from tests.rewriters.models import (
     aliasing,
+    branch_appends,
     branches,
     calls,
     counters,
@@ -38,6 +39,7 @@ from tests.rewriters.models import (
     subscript_updates,
     truthiness,
     two_breaks,
+    unbound_names,
     unbacked_facts,
     work_stacks,
 )
@@ -78,4 +80,6 @@ CASES = (
     + subscript_updates.CASES
     + length_bounds.CASES
     + row_literals.CASES
+    + branch_appends.CASES
+    + unbound_names.CASES
 )
