@@ -31,6 +31,7 @@ from deploy.rewriters.operators import (
 )
 from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_reset
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of
+from deploy.rewriters.slot_lists import compact_slots
 from deploy.rewriters.subscripts import getitem, setitem, span, store, truncate
 from deploy.rewriters.values import Undefined, append_if, cat, compact, list_truth, stack, take_last
 
@@ -44,6 +45,7 @@ __all__ = [
     "cat",
     "compare",
     "compact",
+    "compact_slots",
     "equal",
     "float_",
     "float_item",

@@ -127,9 +127,13 @@ def _uses(stmt: ast.stmt, target: str, reads: bool) -> bool:
     return False
 
 
-def _rewrite_body(
-    stmts: list[ast.stmt], target: str, temp: str, flag: str | None, stop: str | None = None
-) -> list[ast.stmt]:
+# the most append statements for one list in a loop body that get a slot each per iteration
+_MOST_SLOTS = 4
+
+
+def _rewrite_body(stmts: list[ast.stmt], target: str, slots: dict, stop: str | None = None) -> list[ast.stmt]:
+    """The body with each append to ``target`` an assignment of its slot's value (and flag):
+    ``slots`` maps an append statement's id to (value variable, flag variable or None)."""
     out = []
     for stmt in stmts:
         if isinstance(stmt, ast.Continue):
@@ -142,13 +146,14 @@ def _rewrite_body(
             )
             out.append(stmt)
         elif append_target(stmt) == target:
+            temp, flag = slots[id(stmt)]
             out.append(ast.copy_location(ast.Assign([name(temp, True)], stmt.value.args[0]), stmt))
             if flag is not None:
                 kept = ast.Assign([name(flag, True)], ast.Constant(True))
                 out.append(ast.fix_missing_locations(ast.copy_location(kept, stmt)))
         elif isinstance(stmt, ast.If):
-            stmt.body = _rewrite_body(stmt.body, target, temp, flag, stop)
-            stmt.orelse = _rewrite_body(stmt.orelse, target, temp, flag, stop)
+            stmt.body = _rewrite_body(stmt.body, target, slots, stop)
+            stmt.orelse = _rewrite_body(stmt.orelse, target, slots, stop)
             out.append(stmt)
         else:
             out.append(stmt)
@@ -175,24 +180,37 @@ class OneAppendPerIteration(Pass):
         )
         if loop.orelse or not (has_continue or in_branches or breaks) or not targets:
             return None
-        masked, stop = {}, None
-        # each list: at most one append on every path (`states`, `rejected`, ...); in sorted order, so
-        # the flags' numbers (and the converted source) do not depend on string hashing
+        masked, stop, slotted = {}, None, {}
+        # each list: at most one append on every path (`states`, `rejected`, ...), or a slot per
+        # append statement (slot_lists.py); in sorted order, so the flags' numbers (and the converted
+        # source) do not depend on string hashing
         for target in sorted(targets):
             paths = paths_through(loop.body, target)
-            if paths is None or any(n > 1 for n, _ in paths):
+            if paths is None:
                 return None
-            if any(n == 0 for n, _ in paths):
+            if any(n > 1 for n, _ in paths):
+                statements = [s for s in _own_statements(loop.body) if append_target(s) == target]
+                if len(statements) > _MOST_SLOTS:
+                    return None
+                slotted[target] = [(s, ctx.fresh("appended"), ctx.fresh("kept")) for s in statements]
+            elif any(n == 0 for n, _ in paths):
                 masked[target] = ctx.fresh("kept")
             if any(end == "break" for _, end in paths):
                 stop = stop or ctx.fresh("stop")
-        temps = {target: ctx.fresh("appended") for target in sorted(targets)}
+        temps = {target: ctx.fresh("appended") for target in sorted(targets) if target not in slotted}
         body = loop.body
-        for index, (target, temp) in enumerate(temps.items()):
-            body = _rewrite_body(body, target, temp, masked.get(target), stop if index == 0 else None)
+        for index, target in enumerate(sorted(targets)):
+            slots = {id(s): (temp, flag) for s, temp, flag in slotted.get(target, ())}
+            if target in temps:
+                slots = {id(s): (temps[target], masked.get(target)) for s in _own_statements(body)}
+            body = _rewrite_body(body, target, slots, stop if index == 0 else None)
         # the temps (and flags) have a value before the statements that may assign them
+        slot_names = [(temp, flag) for found in slotted.values() for _, temp, flag in found]
         inits = [ast.Assign([name(temp, True)], ast.Constant(None)) for temp in temps.values()]
         inits += [ast.Assign([name(flag, True)], ast.Constant(False)) for flag in masked.values()]
+        for temp, flag in slot_names:
+            inits += [ast.Assign([name(temp, True)], ast.Constant(None))]
+            inits += [ast.Assign([name(flag, True)], ast.Constant(False))]
         if stop is not None:
             inits.append(ast.Assign([name(stop, True)], ast.Constant(False)))
         if has_continue or stop is not None:
@@ -212,6 +230,14 @@ class OneAppendPerIteration(Pass):
             ast.Assign([name(target, True)], call(rt("compact"), name(target), name(m)))
             for target, m in masks.items()
         ]
+        for target, found in slotted.items():
+            lists = [target] + [ctx.fresh("slot") for _ in found[1:]]
+            flags = [ctx.fresh("masks") for _ in found]
+            appends += [_append(lst, temp) for lst, (_, temp, _) in zip(lists, found)]
+            appends += [_append(m, flag) for m, (_, _, flag) in zip(flags, found)]
+            before += [ast.Assign([name(m, True)], ast.List([], ast.Load())) for m in lists[1:] + flags]
+            listed = [ast.List([name(m) for m in names], ast.Load()) for names in (lists[1:], flags)]
+            after.append(ast.Assign([name(target, True)], call(rt("compact_slots"), name(target), *listed)))
         for stmt in (*inits, *appends, *before, *after):
             ast.copy_location(stmt, loop.body[0])
             ast.fix_missing_locations(stmt)
@@ -221,7 +247,7 @@ class OneAppendPerIteration(Pass):
             ast.copy_location(stmt, loop.body[-1])
             ast.fix_missing_locations(stmt)
         loop.body = [*inits, *body, *appends, *ends]
-        return [*before, loop, *after] if masks else None
+        return [*before, loop, *after] if masks or slotted else None
 
 
 def _is_loop(stmt: ast.stmt) -> bool:

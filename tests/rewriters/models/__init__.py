@@ -35,6 +35,7 @@ from tests.rewriters.models import (
     shapes,
     shrinking,
     sizes,
+    slot_appends,
     state,
     subscript_updates,
     truthiness,
@@ -82,4 +83,5 @@ CASES = (
     + row_literals.CASES
     + branch_appends.CASES
     + unbound_names.CASES
+    + slot_appends.CASES
 )
