@@ -40,8 +40,8 @@ from tests.rewriters.models import (
     subscript_updates,
     truthiness,
     two_breaks,
-    unbound_names,
     unbacked_facts,
+    unbound_names,
     work_stacks,
 )
 
