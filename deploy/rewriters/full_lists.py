@@ -20,7 +20,8 @@ from deploy.rewriters.values import StackedList, is_sym_int, is_tracing
 
 
 def range_length(*bounds) -> object:
-    """``len(range(*bounds))`` for int or symbolic bounds (a symbolic size stays symbolic)."""
+    """``len(range(*bounds))`` for int or symbolic bounds (a symbolic size stays symbolic); None for
+    a symbolic range with a step that is not a positive int (the list is then left as it is)."""
     start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (*bounds, 1)[:3]
     if not any(is_sym_int(b) for b in (start, stop, step)):
         return len(range(start, stop, step))
@@ -28,7 +29,7 @@ def range_length(*bounds) -> object:
         return stop if type(start) is int and start == 0 else torch.sym_max(0, stop - start)
     if type(step) is int and step > 0:
         return torch.sym_max(0, (stop - start + step - 1) // step)
-    raise NotImplementedError("a range with a symbolic or negative step")
+    return None
 
 
 def full_length(values, before: object, *bounds):
@@ -36,10 +37,10 @@ def full_length(values, before: object, *bounds):
     rows: unchanged in eager PyTorch and wherever the length is already that."""
     if not (is_tracing() and isinstance(values, StackedList)):
         return values
-    try:
-        count = before + range_length(*bounds)
-    except NotImplementedError:
+    length = range_length(*bounds)
+    if length is None:
         return values
+    count = before + length
     rows = values.stacked_with_prefix()
     if statically_known_true(rows.shape[0] == count):
         return values

@@ -27,9 +27,9 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.analysis import assigned_names, has_node
-from deploy.rewriters.passes.base import Context, Pass, call, name, rt
+from deploy.rewriters.passes.base import Context, Pass, call, name, rt, thunk
 from deploy.rewriters.passes.breaks import is_range_loop
-from deploy.rewriters.passes.continues import append_target
+from deploy.rewriters.passes.continues import append_of, append_target
 
 
 class ConditionalAppends(Pass):
@@ -52,10 +52,7 @@ class ConditionalAppends(Pass):
                 stmt = _merged(stmt)
                 target = append_target(stmt.body[0]) if len(stmt.body) == 1 and not stmt.orelse else None
                 if target is not None:
-                    value = ast.Lambda(
-                        ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
-                        stmt.body[0].value.args[0],
-                    )
+                    value = thunk(stmt.body[0].value.args[0])
                     replaced = ast.Assign(
                         [name(target, True)], call(rt("append_if"), name(target), stmt.test, value)
                     )
@@ -128,12 +125,13 @@ def _hoisted(stmt: ast.If, ctx: Context) -> list[ast.stmt] | None:
     for target, then, other in plans:
         temp = ctx.fresh("appended")
         stmt.body, stmt.orelse = (_assigning(block, target, temp) for block in (stmt.body, stmt.orelse))
-        value = ast.Lambda(_no_arguments(), name(temp))
         if then and other:
-            after.append(ast.Expr(call(ast.Attribute(name(target), "append", ast.Load()), name(temp))))
+            after.append(append_of(target, temp))
             continue
         cond = name(test) if then else ast.UnaryOp(ast.Not(), name(test))
-        after.append(ast.Assign([name(target, True)], call(rt("append_if"), name(target), cond, value)))
+        after.append(
+            ast.Assign([name(target, True)], call(rt("append_if"), name(target), cond, thunk(name(temp))))
+        )
     out = (taken if test else []) + [stmt] + [ast.copy_location(a, stmt) for a in after]
     return [ast.fix_missing_locations(s) for s in out]
 
@@ -145,7 +143,3 @@ def _assigning(block: list[ast.stmt], target: str, temp: str) -> list[ast.stmt]:
         else s
         for s in block
     ]
-
-
-def _no_arguments() -> ast.arguments:
-    return ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])

@@ -222,9 +222,9 @@ class OneAppendPerIteration(Pass):
                     orelse=[],
                 )
             ]
-        appends = [_append(target, temp) for target, temp in temps.items()]
+        appends = [append_of(target, temp) for target, temp in temps.items()]
         masks = {target: ctx.fresh("masks") for target in masked}
-        appends += [_append(masks[target], flag) for target, flag in masked.items()]
+        appends += [append_of(masks[target], flag) for target, flag in masked.items()]
         before = [ast.Assign([name(m, True)], ast.List([], ast.Load())) for m in masks.values()]
         after = [
             ast.Assign([name(target, True)], call(rt("compact"), name(target), name(m)))
@@ -233,8 +233,8 @@ class OneAppendPerIteration(Pass):
         for target, found in slotted.items():
             lists = [target] + [ctx.fresh("slot") for _ in found[1:]]
             flags = [ctx.fresh("masks") for _ in found]
-            appends += [_append(lst, temp) for lst, (_, temp, _) in zip(lists, found)]
-            appends += [_append(m, flag) for m, (_, _, flag) in zip(flags, found)]
+            appends += [append_of(lst, temp) for lst, (_, temp, _) in zip(lists, found)]
+            appends += [append_of(m, flag) for m, (_, _, flag) in zip(flags, found)]
             before += [ast.Assign([name(m, True)], ast.List([], ast.Load())) for m in lists[1:] + flags]
             listed = [ast.List([name(m) for m in names], ast.Load()) for names in (lists[1:], flags)]
             after.append(ast.Assign([name(target, True)], call(rt("compact_slots"), name(target), *listed)))
@@ -273,7 +273,8 @@ def _constant(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant)
 
 
-def _append(target: str, value: str) -> ast.stmt:
+def append_of(target: str, value: str) -> ast.stmt:
+    """``target.append(value)`` of two names."""
     return ast.Expr(call(ast.Attribute(value=name(target), attr="append", ctx=ast.Load()), name(value)))
 
 
