@@ -141,11 +141,17 @@ def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str], cont
         raise
     except Exception:  # the original error is the one to explain
         return None
-    if found is None or not found[1]:
+    if found is None or not (found[1] or found[2]):
         return None
     notes.append(
-        f"{found[1]} size guard(s) torch.export could not prove were checked at every size of their "
-        "dynamic range instead, and hold at all of them"
+        f"{found[1] + found[2]} size guard(s) torch.export could not prove were checked at every size of "
+        "their dynamic range instead, and hold at all of them"
+        + (
+            f" except {found[2]} that a size is not 1, which fail only where it is (the graph is the one "
+            "torch builds for sizes it knows nothing about; verification at the minimum size checks it)"
+            if found[2]
+            else ""
+        )
     )
     return found[0]
 

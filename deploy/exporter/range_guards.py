@@ -7,6 +7,12 @@ repeated with guards turned into run-time assertions, and each assertion on the 
 is evaluated at every size of its dim's range: when all hold everywhere (they only restate what the
 range already guarantees), the program is kept and the assertions are dropped from it; when any
 fails at some size, it is a real specialisation and the original error stands.
+
+One kind of failing guard is kept as well: a size other than 1 (``w != 1``, ``w >= 2``, where ``w = n
+- n // 2`` is 1 at ``n = 2``), which torch records for a size it assumes is not 0 or 1 (a contiguity
+or broadcasting check on a tensor of ``w`` rows) and which fails only where the size is 1. The graph
+is the size-oblivious one torch itself builds for sizes it knows nothing about; verification at the
+minimum size compares it with eager.
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ import torch
 MAX_SIZES = 20_000  # sizes tried per dim
 
 
-def export_with_range_checked_guards(module, inputs, dynamic_shapes) -> tuple[Any, int] | None:
-    """The program and how many guards were checked; None when a guard fails or cannot be checked."""
+def export_with_range_checked_guards(module, inputs, dynamic_shapes) -> tuple[Any, int, int] | None:
+    """The program, how many guards hold at every size and how many fail only where a size is 1;
+    None when a guard fails otherwise or cannot be checked."""
     from torch.export._trace import _export
 
     program = _export(
@@ -32,7 +39,7 @@ def export_with_range_checked_guards(module, inputs, dynamic_shapes) -> tuple[An
         pre_dispatch=True,
         prefer_deferred_runtime_asserts_over_guards=True,
     )
-    checked = 0
+    checked = size_one = 0
     for module_ in program.graph_module.modules():
         graph = getattr(module_, "graph", None)
         for node in list(graph.nodes) if graph is not None else []:
@@ -43,10 +50,13 @@ def export_with_range_checked_guards(module, inputs, dynamic_shapes) -> tuple[An
                 continue
             if any(str(s).startswith("u") for s in expr.free_symbols):
                 continue  # a check on an unbacked size (a .item()): a run-time assertion as usual
-            if not _holds_everywhere(expr, program.range_constraints):
+            if _holds_everywhere(expr, program.range_constraints):
+                checked += 1
+            elif _holds_everywhere(expr, program.range_constraints, size_one=True):
+                size_one += 1
+            else:
                 return None
-            checked += 1
-    return program, checked
+    return program, checked, size_one
 
 
 def _expr(arg) -> sympy.Basic | None:
@@ -55,7 +65,9 @@ def _expr(arg) -> sympy.Basic | None:
     return getattr(node, "expr", None)
 
 
-def _holds_everywhere(expr: sympy.Basic, ranges: dict) -> bool:
+def _holds_everywhere(expr: sympy.Basic, ranges: dict, size_one: bool = False) -> bool:
+    """``expr`` holds at every size of its one symbol's range (``size_one``: or fails only where the
+    size a "not 1" guard is about is 1)."""
     symbols = sorted(expr.free_symbols, key=str)
     if len(symbols) != 1:
         return False
@@ -69,8 +81,28 @@ def _holds_everywhere(expr: sympy.Basic, ranges: dict) -> bool:
         return False
     if high - low > MAX_SIZES:
         return False
+    size = _size_not_one(expr) if size_one else None
     for n in range(low, high + 1):
         value = expr.xreplace({symbol: sympy.Integer(n)})
-        if value not in (sympy.true, sympy.false) or not bool(value):
+        if value is sympy.true:
+            continue
+        if value is not sympy.false or size is None or size.xreplace({symbol: sympy.Integer(n)}) != 1:
             return False
     return True
+
+
+def _size_not_one(expr: sympy.Basic) -> sympy.Basic | None:
+    """The size ``w`` of a guard ``w != 1``, ``w >= 2`` or ``w > 1`` (torch writes ``n - n // 2 >= 2``
+    as ``n // 2 + 2 <= n``, ``w != 1`` as ``n != n // 2 + 1``); None for any other guard."""
+    if isinstance(expr, sympy.Ne) and sympy.Integer(1) in expr.atoms(sympy.Integer):
+        return expr.args[0] - expr.args[1] + 1  # `n != n // 2 + 1`: 1 where it fails
+    if isinstance(expr, (sympy.LessThan, sympy.StrictLessThan)):
+        low, high = expr.lhs, expr.rhs
+    elif isinstance(expr, (sympy.GreaterThan, sympy.StrictGreaterThan)):
+        low, high = expr.rhs, expr.lhs
+    else:
+        return None
+    strict = isinstance(expr, (sympy.StrictLessThan, sympy.StrictGreaterThan))
+    if sympy.Integer(1 if strict else 2) not in expr.atoms(sympy.Integer):
+        return None
+    return high - low + (1 if strict else 2)  # the guard is `this >= 2`

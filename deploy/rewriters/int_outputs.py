@@ -12,6 +12,7 @@ A cond on a size test (``refractory = 4`` under ``if n > 128``, ``8`` otherwise)
 
 from __future__ import annotations
 
+import sympy
 import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from torch.utils import _pytree as pytree
@@ -158,12 +159,45 @@ def ints_of_a_size_branch(pred, then_fn, else_fn):
     return pytree.tree_unflatten([_size_ite(test, a, b) for a, b in zip(then_leaves, else_leaves)], spec)
 
 
+def picked_sizes(exc: BaseException, pred, then_fn, else_fn):
+    """After torch.cond refused the sizes its branches return (``max_lag = n // 2`` / ``= 100``
+    under ``if n // 2 < 100``): the sizes picked with no graph op; None otherwise."""
+    if "pytree of tensors or constant ints" not in str(exc):
+        return None
+    return ints_of_a_size_branch(pred, then_fn, else_fn)
+
+
 def _size_ite(test: torch.SymBool, a: object, b: object) -> object:
     """``sym_ite`` of two sizes; an int beside a symbolic size is lifted by that size (``sym_ite``
-    takes two of one type): ``sym_ite(t, a + s, b + s) - s``."""
+    takes two of one type): ``sym_ite(t, a + s, b + s) - s``. A test comparing the two sizes picks
+    the smaller or larger one: ``Min(100, n // 2)``, whose bounds torch knows (a ``sym_ite`` of them
+    gives guards it cannot decide when the result bounds a loop or a slice)."""
+    extreme = _min_or_max(test, a, b)
+    if extreme is not None:
+        return extreme
     if type(a) is int and type(b) is int:
         return a if a == b else torch.sym_ite(test, a, b)
     if is_sym_int(a) and is_sym_int(b):
         return torch.sym_ite(test, a, b)
     anchor = a if is_sym_int(a) else b
     return torch.sym_ite(test, a + anchor, b + anchor) - anchor
+
+
+def _min_or_max(test: torch.SymBool, a: object, b: object) -> object:
+    """``a if a < b else b`` as ``sym_min(a, b)`` (``a if a > b else b`` as ``sym_max``, ``<=`` and
+    ``>=`` alike); None when the test does not compare ``a`` with ``b``."""
+    expr = test.node.expr
+    if isinstance(expr, (sympy.StrictGreaterThan, sympy.GreaterThan)):
+        low, high = expr.rhs, expr.lhs
+    elif isinstance(expr, (sympy.StrictLessThan, sympy.LessThan)):
+        low, high = expr.lhs, expr.rhs
+    else:
+        return None
+    sides = tuple(v.node.expr if is_sym_int(v) else sympy.Integer(v) for v in (a, b))
+    if type(a) is int and type(b) is int:
+        return None
+    if sides == (low, high):
+        return torch.sym_min(a, b)
+    if sides == (high, low):
+        return torch.sym_max(a, b)
+    return None

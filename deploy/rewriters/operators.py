@@ -27,8 +27,8 @@ from deploy.rewriters.foreign_symbols import distinct_unbacked_names
 from deploy.rewriters.int_outputs import (
     differing_ints_as_tensors,
     ints_as_tensors,
-    ints_of_a_size_branch,
     ints_outside_size_cond,
+    picked_sizes,
 )
 from deploy.rewriters.logic import truth
 from deploy.rewriters.module_stack import kept_on_failure
@@ -75,6 +75,10 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
         nested = _nested_deploy_error(exc)
         if nested is not None:
             raise nested from exc
+        sizes = picked_sizes(exc, pred, then_fn, else_fn)  # branches giving only sizes: no graph op
+        if sizes is not None:
+            sites.mark_emitted(site_id, kind.replace("->cond", "->sym_ite"))
+            return sizes
         # a stride check torch cannot decide: a select first (same-shaped outputs stay the same shape)
         stride = any(cause in str(exc) for cause in _STRIDE_CAUSES)
         # a test on an unbacked size: torch cannot decide what its branches assume (`diff` of >= 1 rows)
@@ -144,10 +148,9 @@ def _fallback(
     nested = _nested_deploy_error(exc)
     if nested is not None:
         raise nested from exc
-    # `if abs(n - m) > w: w = abs(n - m)`: torch.cond refused the sizes the branches return; they
-    # are picked with no graph op (only then: the probes of the branches are not free of effects)
-    refused_ints = "pytree of tensors or constant ints" in str(exc)
-    sizes = ints_of_a_size_branch(pred, then_fn, else_fn) if refused_ints else None
+    # `if abs(n - m) > w: w = abs(n - m)`: the sizes picked with no graph op (only after torch.cond
+    # refused them: the probes of the branches are not free of effects); these branches are clamped
+    sizes = picked_sizes(exc, pred, then_fn, else_fn)
     if sizes is not None:
         sites.mark_emitted(site.id, kind.replace("->cond", "->sym_ite"))
         return sizes
