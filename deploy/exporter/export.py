@@ -147,7 +147,7 @@ def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str], cont
         f"{found[1] + found[2]} size guard(s) torch.export could not prove were checked at every size of "
         "their dynamic range instead, and hold at all of them"
         + (
-            f" except {found[2]} that a size is not 1, which fail only where it is (the graph is the one "
+            f" except {found[2]} that a size is not 0 or 1, which fail only where it is (the graph is the one "
             "torch builds for sizes it knows nothing about; verification at the minimum size checks it)"
             if found[2]
             else ""

@@ -8,11 +8,12 @@ is evaluated at every size of its dim's range: when all hold everywhere (they on
 range already guarantees), the program is kept and the assertions are dropped from it; when any
 fails at some size, it is a real specialisation and the original error stands.
 
-One kind of failing guard is kept as well: a size other than 1 (``w != 1``, ``w >= 2``, where ``w = n
-- n // 2`` is 1 at ``n = 2``), which torch records for a size it assumes is not 0 or 1 (a contiguity
-or broadcasting check on a tensor of ``w`` rows) and which fails only where the size is 1. The graph
-is the size-oblivious one torch itself builds for sizes it knows nothing about; verification at the
-minimum size compares it with eager.
+One kind of failing guard is kept as well: a size that is not 0 or 1 (``w != 1``, ``w >= 2``, where
+``w = n - n // 2`` is 1 at ``n = 2``), which torch records for a size it assumes is not 0 or 1 (a
+contiguity or broadcasting check on a tensor of ``w`` rows, in a loop body that may not even run at
+that size) and which fails only where the size is 0 or 1. The graph is then the size-oblivious one
+torch builds for sizes it knows nothing about; verification at the minimum, middle and maximum sizes
+compares it with eager.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def export_with_range_checked_guards(module, inputs, dynamic_shapes) -> tuple[An
                 checked += 1
             elif _holds_everywhere(expr, program.range_constraints, size_one=True):
                 size_one += 1
+                graph.erase_node(node)  # the program runs at those sizes too (``ep.module()``)
+                module_.recompile()
             else:
                 return None
     return program, checked, size_one
@@ -67,7 +70,7 @@ def _expr(arg) -> sympy.Basic | None:
 
 def _holds_everywhere(expr: sympy.Basic, ranges: dict, size_one: bool = False) -> bool:
     """``expr`` holds at every size of its one symbol's range (``size_one``: or fails only where the
-    size a "not 1" guard is about is 1)."""
+    size a "not 0 or 1" guard is about is 0 or 1)."""
     symbols = sorted(expr.free_symbols, key=str)
     if len(symbols) != 1:
         return False
@@ -86,7 +89,11 @@ def _holds_everywhere(expr: sympy.Basic, ranges: dict, size_one: bool = False) -
         value = expr.xreplace({symbol: sympy.Integer(n)})
         if value is sympy.true:
             continue
-        if value is not sympy.false or size is None or size.xreplace({symbol: sympy.Integer(n)}) != 1:
+        if (
+            value is not sympy.false
+            or size is None
+            or size.xreplace({symbol: sympy.Integer(n)}) not in (0, 1)
+        ):
             return False
     return True
 
@@ -94,8 +101,8 @@ def _holds_everywhere(expr: sympy.Basic, ranges: dict, size_one: bool = False) -
 def _size_not_one(expr: sympy.Basic) -> sympy.Basic | None:
     """The size ``w`` of a guard ``w != 1``, ``w >= 2`` or ``w > 1`` (torch writes ``n - n // 2 >= 2``
     as ``n // 2 + 2 <= n``, ``w != 1`` as ``n != n // 2 + 1``); None for any other guard."""
-    if isinstance(expr, sympy.Ne) and sympy.Integer(1) in expr.atoms(sympy.Integer):
-        return expr.args[0] - expr.args[1] + 1  # `n != n // 2 + 1`: 1 where it fails
+    if isinstance(expr, sympy.Ne):  # `n != n // 2 + 1`, `Min(100, n // 2) != 2` (of `max_lag - 1`
+        return expr.args[0] - expr.args[1] + 1  # rows): torch's "not 0 or 1" checks, 1 where they fail
     if isinstance(expr, (sympy.LessThan, sympy.StrictLessThan)):
         low, high = expr.lhs, expr.rhs
     elif isinstance(expr, (sympy.GreaterThan, sympy.StrictGreaterThan)):

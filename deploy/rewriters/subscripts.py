@@ -16,21 +16,23 @@ from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is
 
 
 class Span:
-    """``t : t + length`` with a static ``length`` (the slice ``x[:, t : t + 2]`` in a loop body) or a
-    size of the inputs (``x[t : t + w]``, ``w = n - max_lag``)."""
+    """``t : t + length`` with a static ``length`` (the slice ``x[:, t : t + 2]`` in a loop body)."""
 
-    def __init__(self, start: object, length: object):
+    def __init__(self, start: object, length: int):
         self.start, self.length = start, length
 
     def as_slice(self) -> slice:
         return slice(self.start, self.start + self.length)
 
 
-def span(start: object, length: object) -> object:
-    """The slice ``start : start + length``; a Span while exporting with a tensor ``start`` and a
-    length that is an int or a size (torch would read ``start`` with ``.item()``, whose
-    sign it cannot know, and could not match the slice's size with ``length``)."""
-    if is_tracing() and isinstance(start, torch.Tensor) and (type(length) is int or is_sym_int(length)):
+def span(start: object, length: int) -> object:
+    """The slice ``start : start + length``; a Span while exporting with a tensor ``start``."""
+    if (
+        is_tracing()
+        and isinstance(start, torch.Tensor)
+        and isinstance(length, int)
+        and not is_sym_int(length)
+    ):
         return Span(start, length)
     return slice(start, start + length)
 
@@ -86,11 +88,9 @@ def getitem(obj: object, index: object) -> object:
     for dim, entry in reversed(positions):
         if isinstance(entry, Span):  # x[:, t : t + k]: k positions from t (keep t + k <= size: the
             # graph repeats the last entry where eager's slice would come out shorter)
-            # 0-d start and bound: a (1,)-shaped one would have torch check the length against 1
-            start = entry.start.reshape(()).to(torch.int64)
+            start = entry.start.reshape(1).to(torch.int64)
             offsets = torch.arange(entry.length, dtype=torch.int64)
-            last = as_tensor_value(result.shape[dim] - 1).reshape(()).to(torch.int64)
-            result = result.index_select(dim, torch.minimum(start + offsets, last))
+            result = result.index_select(dim, _in_range(start + offsets, result.shape[dim]))
             continue
         position = _in_range(entry, result.shape[dim])
         result = result.index_select(dim, position).squeeze(dim)

@@ -11,6 +11,7 @@ from torch.utils._sympy.value_ranges import ValueRanges
 from deploy.errors import NotDeployableError
 from deploy.exporter.export import export_program
 from deploy.exporter.range_guards import _holds_everywhere
+from deploy.rewriters import rewrite_module
 
 
 class HalfWindows(torch.nn.Module):
@@ -50,3 +51,55 @@ def test_guards_are_evaluated_at_every_size():
     assert _holds_everywhere(s - s // 2 >= 64, ranges)
     assert not _holds_everywhere(s - s // 2 >= 65, ranges)
     assert not _holds_everywhere(sympy.Eq(s + t, 3), ranges)  # two sizes: not checked, not trusted
+
+
+def test_a_guard_that_a_size_is_not_0_or_1_may_fail_only_where_it_is():
+    s = sympy.Symbol("s0", integer=True, positive=True)
+    ranges = {s: ValueRanges(2, 64)}
+    w = s - s // 2  # 1 at s = 2 and 3
+    assert not _holds_everywhere(w >= 2, ranges)
+    assert _holds_everywhere(w >= 2, ranges, size_one=True)
+    assert _holds_everywhere(sympy.Ne(s, s // 2 + 1), ranges, size_one=True)  # `w != 1`
+    assert not _holds_everywhere(w >= 3, ranges, size_one=True)  # fails where w is 2
+    assert not _holds_everywhere(s // 2 + 3 <= s, ranges, size_one=True)
+
+
+class HalfLagDifferences(torch.nn.Module):
+    """The squared difference of a signal with itself shifted by each lag below half its length: a
+    window ``x[t : t + w]`` whose width ``w`` is 1 at the smallest sizes, where the loop runs 0 times."""
+
+    def forward(self, x):
+        n = x.shape[0]
+        lags = n // 2
+        w = n - lags
+        out = [torch.zeros(())]
+        for t in range(1, lags):
+            out.append(((x[:w] - x[t : t + w]) ** 2).sum())
+        return torch.stack(out)
+
+
+class CappedLagDifferences(torch.nn.Module):
+    """The same with the lags capped at 6 once the signal is long enough (YIN's largest period)."""
+
+    def forward(self, x):
+        n = x.shape[0]
+        if n // 2 < 6:
+            lags = n // 2
+        else:
+            lags = 6
+        w = n - lags
+        out = [torch.zeros(())]
+        for t in range(1, lags):
+            out.append(((x[:w] - x[t : t + w]) ** 2).sum())
+        d = torch.stack(out)
+        return d / (d.sum() + 1.0)
+
+
+@pytest.mark.parametrize("model", [HalfLagDifferences, CappedLagDifferences])
+def test_a_window_whose_width_is_1_at_the_smallest_sizes_exports_and_matches(model):
+    rewritten = rewrite_module(model().eval(), (torch.randn(20),), ({0: Dim("n", min=2, max=64)},)).module
+    program, notes = export_program(rewritten, (torch.randn(20),), ({0: Dim("n", min=2, max=64)},))
+    assert any("is not 0 or 1" in note for note in notes)
+    for n in (2, 3, 4, 5, 9, 12, 13, 40, 64):
+        x = torch.randn(n, generator=torch.Generator().manual_seed(n))
+        torch.testing.assert_close(program.module()(x), model()(x))
