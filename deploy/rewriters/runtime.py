@@ -20,6 +20,7 @@ from deploy.rewriters.casts import (
 )
 from deploy.rewriters.choice import pick
 from deploy.rewriters.full_lists import full_length
+from deploy.rewriters.in_place import augmented
 from deploy.rewriters.list_builtins import list_, sum_
 from deploy.rewriters.logic import and_, compare, equal, kept_test, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
@@ -39,6 +40,7 @@ __all__ = [
     "Undefined",
     "and_",
     "append_if",
+    "augmented",
     "bool_",
     "call",
     "call_method",

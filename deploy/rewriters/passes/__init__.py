@@ -1,6 +1,7 @@
 """The chain of AST passes, in the order they run. Each is one small unit (see its docstring)."""
 
 from deploy.rewriters.passes.appends import ConditionalAppends
+from deploy.rewriters.passes.augmented import AugmentedAssignsRebind
 from deploy.rewriters.passes.base import Context, Pass, annotate
 from deploy.rewriters.passes.breaks import BreakContinueToFlags
 from deploy.rewriters.passes.calls import CallTreeCalls
@@ -47,6 +48,7 @@ STRUCTURAL: list[Pass] = [
     LoopIndexSubscripts(),
     PredicateOperators(),
     TernaryToCond(),
+    AugmentedAssignsRebind(),
 ]
 # IfToCond, WhileToLoop and ForRangeToLoop in one post-order walk (innermost construct first)
 CONTROL_FLOW: list[Pass] = [ControlFlowToGraphOps()]

@@ -122,7 +122,11 @@ _COMPUTED = (ast.Name, ast.Call, ast.BinOp, ast.UnaryOp, ast.Attribute, ast.Subs
 class _ComputedIndexRewriter(ast.NodeTransformer):
     """``q[option]``, ``hm[y, x]`` with computed indices (possibly 0-d tensors: an argmax, an input)
     -> runtime getitem, which reads a 0-d integer tensor index by index_select while exporting
-    instead of ``.item()`` (an unbacked size a cond or loop body cannot specialise)."""
+    instead of ``.item()`` (an unbacked size a cond or loop body cannot specialise). ``by_params``
+    counts those indexed by a parameter (``dropoffs[i]`` in a helper a loop calls with its counter)."""
+
+    def __init__(self, params: set[str]) -> None:
+        self.params, self.by_params = params, 0
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)
@@ -132,6 +136,7 @@ class _ComputedIndexRewriter(ast.NodeTransformer):
             listed or any(isinstance(e, _COMPUTED) for e in entries)
         ):
             return node
+        self.by_params += any(isinstance(n, ast.Name) and n.id in self.params for n in ast.walk(node.slice))
         return ast.copy_location(call(rt("getitem"), node.value, _index_expr(node)), node)
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
@@ -253,8 +258,11 @@ class LoopIndexSubscripts(Pass):
             node.body = [rewriter.visit(stmt) for stmt in node.body]
             if isinstance(node, ast.While):  # `while i < n and x[:, i].sum() != 0`
                 node.test = rewriter.visit(node.test)
-        computed = _ComputedIndexRewriter()
+        params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self"}
+        computed = _ComputedIndexRewriter(params)
         func.body = [computed.visit(stmt) for stmt in func.body]
+        if computed.by_params:  # a helper with no control flow still runs converted (its reads)
+            ctx.rewrote = True
         stores = _StoreRewriter()
         func.body = [stores.visit(stmt) for stmt in func.body]
         if stores.local_stores:

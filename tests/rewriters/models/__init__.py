@@ -16,6 +16,7 @@ from tests.rewriters.models import (
     extra,
     helper_returns,
     idioms,
+    in_place,
     indexing,
     iteration,
     length_bounds,
@@ -84,4 +85,5 @@ CASES = (
     + branch_appends.CASES
     + unbound_names.CASES
     + slot_appends.CASES
+    + in_place.CASES
 )

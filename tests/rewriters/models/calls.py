@@ -144,6 +144,28 @@ class PeakQuadrants(nn.Module):
         return x[r:].sum(0), x[:, c:].sum(1)
 
 
+class PairCosts(nn.Module):
+    """Greedy pairing: a helper with no control flow of its own reads row ``i`` of its inputs,
+    called with the loop's counter (a 0-d tensor in the graph loop)."""
+
+    def detour(self, i, points):
+        return (points - points[i]).norm(dim=1) - points[i].norm()
+
+    def forward(self, points):
+        taken = torch.zeros(points.shape[0], dtype=torch.bool)
+        pairs = []
+        for i in range(points.shape[0]):
+            if taken[i]:
+                continue
+            cost = torch.where(taken, torch.full((points.shape[0],), 1e9), self.detour(i, points))
+            cost[i] = 1e9
+            j = int(cost.argmin())
+            taken[i] = True
+            taken[j] = True
+            pairs.append(torch.stack([points[i].sum(), points[j].sum()]))
+        return torch.stack(pairs)
+
+
 CASES = [
     Case(
         "helper_function",
@@ -194,5 +216,16 @@ CASES = [
         (torch.rand(5, 6),),
         [(torch.rand(3, 4),), (torch.rand(9, 2),)],
         ({0: torch.export.Dim("rows", min=2, max=16), 1: torch.export.Dim("cols", min=2, max=16)},),
+    ),
+    Case(
+        "a_helper_without_control_flow_indexing_by_the_loop_counter",
+        PairCosts,
+        (torch.tensor([[0.0, 0.0], [5.0, 1.0], [0.5, 0.2], [4.0, 1.5]]),),
+        [
+            (torch.tensor([[1.0, 0.0], [1.2, 0.1], [-3.0, 2.0], [-2.7, 2.2], [9.0, 9.0], [8.0, 8.5]]),),
+            (torch.tensor([[0.0, 1.0], [3.0, 0.0], [0.1, 0.9]]),),
+        ],
+        ({0: torch.export.Dim("points", min=2, max=16)},),
+        constructs=("for->scan",),
     ),
 ]

@@ -1,0 +1,60 @@
+"""AugmentedAssignsRebind: ``x += v`` inside an `if`/loop body becomes
+``x = _deploy_rt.augmented(x, "+", v)`` (any augmented operator).
+
+Eagerly the runtime does what Python does (in place for a tensor). While exporting, a tensor gets
+a new value instead: an int the converted code carries as a 0-d tensor (``line_idx``) would
+otherwise change in place under another name the conversion gave it, such as the value an append
+took before it (``line_of_word.append(line_idx); line_idx += 1`` keeps 0, not 1), and a graph op's
+body may not mutate its inputs anyway. Statements at the top of the function keep Python's
+in-place semantics as they are.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import Context, Pass, call, constant, name, rt
+
+SYMBOLS = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.MatMult: "@",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+}
+
+
+class AugmentedAssignsRebind(Pass):
+    """``x op= v`` in a compound statement's body -> ``x = augmented(x, op, v)``."""
+
+    name = "augmented-assigns"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        for stmt in func.body:
+            if isinstance(stmt, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+                _Rebinding().visit(stmt)
+
+
+class _Rebinding(ast.NodeTransformer):
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node  # a nested function is converted on its own
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+    visit_Lambda = visit_FunctionDef
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        symbol = SYMBOLS.get(type(node.op))
+        if not isinstance(node.target, ast.Name) or symbol is None:
+            return node
+        value = call(rt("augmented"), name(node.target.id), constant(symbol), node.value)
+        return ast.fix_missing_locations(
+            ast.copy_location(ast.Assign([name(node.target.id, True)], value), node)
+        )
