@@ -274,7 +274,7 @@ def compact(values, kept):
             if not _is_zero(earlier)
             else flags
         )
-        rows = _masked_rows(values.stacked, flags)
+        rows = _masked_rows(values.stacked, flags, kept if _is_zero(earlier) else None)
         peeled = list(kept.prefix) if isinstance(kept, StackedList) else []
         if not peeled or len(peeled) != len(values.prefix):
             return StackedList(values.prefix, rows, values.suffix)
@@ -307,13 +307,22 @@ def _is_zero(size) -> bool:
     return bool(statically_known_true(size == 0))
 
 
-def _masked_rows(rows: torch.Tensor, flags: torch.Tensor) -> torch.Tensor:
+def _masked_rows(rows: torch.Tensor, flags: torch.Tensor, owner: object = None) -> torch.Tensor:
     """``rows[flags]``; size-obliviously outside dynamo: the rows of ``range(1, n)`` number ``n - 1``,
-    which the mask's metadata would otherwise guard to be at least 2 (``n >= 3``)."""
+    which the mask's metadata would otherwise guard to be at least 2 (``n >= 3``). The positions of
+    a flags list (``owner``) are taken once: lists appended side by side share one (passes/
+    continues.py), and their rows then number the same (one data-dependent length)."""
+    positions = getattr(owner, "_deploy_positions", None)
+    if positions is not None and positions[0] is flags:
+        return rows.index_select(0, positions[1])
     if torch.compiler.is_dynamo_compiling():  # dynamo refuses to trace a config patch
-        return rows[flags.bool()]
-    with torch.fx.experimental._config.patch(backed_size_oblivious=True):
-        return rows[flags.bool()]
+        picked = flags.bool().nonzero().squeeze(1)
+    else:
+        with torch.fx.experimental._config.patch(backed_size_oblivious=True):
+            picked = flags.bool().nonzero().squeeze(1)
+    if isinstance(owner, StackedList):
+        owner._deploy_positions = (flags, picked)
+    return rows.index_select(0, picked)
 
 
 def take_last(values):

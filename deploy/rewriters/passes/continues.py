@@ -194,7 +194,10 @@ class OneAppendPerIteration(Pass):
                     return None
                 slotted[target] = [(s, ctx.fresh("appended"), ctx.fresh("kept")) for s in statements]
             elif any(n == 0 for n, _ in paths):
-                masked[target] = ctx.fresh("kept")
+                # lists appended side by side (`kept.append(f); scores.append(s)`) share a flag, so
+                # their rows are kept at the same positions (one data-dependent length, not two)
+                twin = next((t for t in masked if _side_by_side(loop.body, t, target)), None)
+                masked[target] = masked[twin] if twin else ctx.fresh("kept")
             if any(end == "break" for _, end in paths):
                 stop = stop or ctx.fresh("stop")
         temps = {target: ctx.fresh("appended") for target in sorted(targets) if target not in slotted}
@@ -207,7 +210,9 @@ class OneAppendPerIteration(Pass):
         # the temps (and flags) have a value before the statements that may assign them
         slot_names = [(temp, flag) for found in slotted.values() for _, temp, flag in found]
         inits = [ast.Assign([name(temp, True)], ast.Constant(None)) for temp in temps.values()]
-        inits += [ast.Assign([name(flag, True)], ast.Constant(False)) for flag in masked.values()]
+        inits += [
+            ast.Assign([name(flag, True)], ast.Constant(False)) for flag in sorted(set(masked.values()))
+        ]
         for temp, flag in slot_names:
             inits += [ast.Assign([name(temp, True)], ast.Constant(None))]
             inits += [ast.Assign([name(flag, True)], ast.Constant(False))]
@@ -223,9 +228,10 @@ class OneAppendPerIteration(Pass):
                 )
             ]
         appends = [append_of(target, temp) for target, temp in temps.items()]
-        masks = {target: ctx.fresh("masks") for target in masked}
-        appends += [append_of(masks[target], flag) for target, flag in masked.items()]
-        before = [ast.Assign([name(m, True)], ast.List([], ast.Load())) for m in masks.values()]
+        flag_masks = {flag: ctx.fresh("masks") for flag in sorted(set(masked.values()))}
+        masks = {target: flag_masks[flag] for target, flag in masked.items()}
+        appends += [append_of(m, flag) for flag, m in flag_masks.items()]
+        before = [ast.Assign([name(m, True)], ast.List([], ast.Load())) for m in flag_masks.values()]
         after = [
             ast.Assign([name(target, True)], call(rt("compact"), name(target), name(m)))
             for target, m in masks.items()
@@ -285,3 +291,29 @@ def _own_statements(stmts: list[ast.stmt]):
         if isinstance(stmt, ast.If):
             yield from _own_statements(stmt.body)
             yield from _own_statements(stmt.orelse)
+
+
+def _side_by_side(stmts: list[ast.stmt], first: str, second: str) -> bool:
+    """Every append to ``first`` has an append to ``second`` in the same block with only plain
+    statements between them (no jump, no branch), and the other way round: one path appends both."""
+    pairs = 0
+    for block in _blocks(stmts):
+        found = [i for i, s in enumerate(block) if append_target(s) in (first, second)]
+        if not found:
+            continue
+        if len(found) != 2 or {append_target(block[i]) for i in found} != {first, second}:
+            return False
+        between = block[found[0] + 1 : found[1]]
+        if not all(isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)) for s in between):
+            return False
+        pairs += 1
+    return pairs > 0
+
+
+def _blocks(stmts: list[ast.stmt]):
+    """The statement lists of a loop body, through `if`s but not into nested loops or functions."""
+    yield stmts
+    for stmt in stmts:
+        if isinstance(stmt, ast.If):
+            yield from _blocks(stmt.body)
+            yield from _blocks(stmt.orelse)

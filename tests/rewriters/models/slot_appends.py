@@ -49,6 +49,25 @@ class WordsAndGaps(nn.Module):
         return torch.stack(ids)
 
 
+class WeightedKeptFrames(nn.Module):
+    """Frames outside an exposure range are skipped; the kept frames and their scores, appended
+    side by side, are combined row by row (one length for both lists)."""
+
+    def forward(self, burst):
+        kept = []
+        scores = []
+        for i in range(burst.shape[0]):
+            frame = burst[i]
+            if frame.mean() < 0.25 or frame.mean() > 0.75:
+                continue
+            kept.append(frame)
+            scores.append(frame.var())
+        if len(kept) == 0:
+            return burst.mean(0)
+        weights = torch.softmax(torch.stack(scores), dim=0)
+        return (weights.view(-1, 1) * torch.stack(kept)).sum(0)
+
+
 def _square(shift):
     return (torch.tensor([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0], [-1.5, 0.0]]) + shift,)
 
@@ -77,5 +96,17 @@ CASES = [
         ],
         ({0: torch.export.Dim("events", min=2, max=64)},),
         constructs=("for->scan", "if->cond"),
+    ),
+    Case(
+        "two_lists_appended_side_by_side_on_the_iterations_a_continue_does_not_skip",
+        WeightedKeptFrames,
+        (torch.linspace(0.0, 1.0, 30).reshape(5, 6),),
+        [
+            (torch.full((3, 6), 0.9),),
+            (torch.linspace(0.3, 0.7, 24).reshape(4, 6),),
+            (torch.linspace(0.0, 1.0, 54).reshape(9, 6),),
+        ],
+        ({0: torch.export.Dim("frames", min=2, max=32)},),
+        constructs=("for->scan",),
     ),
 ]
