@@ -1,5 +1,6 @@
 """The namespace generated code calls as ``_deploy_rt``: every runtime operator in one place."""
 
+from deploy.rewriters.bounded_slices import slice_of
 from deploy.rewriters.calls import call, call_method
 from deploy.rewriters.casts import (
     bool_,
@@ -81,6 +82,7 @@ __all__ = [
     "seq_len",
     "seq_of",
     "setitem",
+    "slice_of",
     "span",
     "stack",
     "store",

@@ -5,7 +5,7 @@ cond nested in an ONNX Loop cannot be emitted, and as a fallback for conds torch
 from __future__ import annotations
 
 import torch
-from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
 from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
@@ -13,7 +13,14 @@ from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.shape_cond import same_shape, same_size
 from deploy.rewriters.size_facts import equal_at_run_time, involves_unbacked, with_size
-from deploy.rewriters.values import NONE_CODE, UNDEFINED_CODE, Undefined, as_predicate, as_tensor_value
+from deploy.rewriters.values import (
+    NONE_CODE,
+    UNDEFINED_CODE,
+    Undefined,
+    as_predicate,
+    as_tensor_value,
+    is_sym_int,
+)
 
 
 def _encode(value: object) -> object:
@@ -66,13 +73,24 @@ def select(pred: torch.Tensor, then_fn, else_fn):
             if a.dtype != b.dtype:
                 return None
             picked.append(_where(pred, a, b))
-        elif a is b or (type(a) is type(b) and a == b):
+        elif a is b or (type(a) is type(b) and _surely_equal(a, b)):
             picked.append(a)
-        elif isinstance(a, (bool, int, float)) and isinstance(b, (bool, int, float)):
+        elif _number(a) and _number(b):  # `n = 12` / `n` (an `.item()`): a 0-d tensor of the two
             picked.append(_where(pred, as_tensor_value(a), as_tensor_value(b)))
         else:
             return None
     return pytree.tree_unflatten(picked, then_spec)
+
+
+def _surely_equal(a: object, b: object) -> bool:
+    """``a == b``, without a guard for symbolic ints (torch cannot decide ``Eq(12, u17)``)."""
+    if is_sym_int(a) or is_sym_int(b):  # (inside dynamo a SymInt poses as an int: no proof there)
+        return not torch.compiler.is_dynamo_compiling() and statically_known_true(a == b)
+    return a == b
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (bool, int, float, torch.SymInt))
 
 
 def _equal_sizes(a: torch.Tensor, b: torch.Tensor):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
+from deploy.rewriters.bounded_slices import RunTimeSlice, run_time_bounds, sliced
 from deploy.rewriters.casts import tensor
 from deploy.rewriters.trace_state import in_loop_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
@@ -39,8 +40,8 @@ def span(start: object, length: int) -> object:
 
 def _plain(index: object) -> object:
     if isinstance(index, tuple):
-        return tuple(e.as_slice() if isinstance(e, Span) else e for e in index)
-    return index.as_slice() if isinstance(index, Span) else index
+        return tuple(e.as_slice() if isinstance(e, (Span, RunTimeSlice)) else e for e in index)
+    return index.as_slice() if isinstance(index, (Span, RunTimeSlice)) else index
 
 
 def getitem(obj: object, index: object) -> object:
@@ -54,6 +55,8 @@ def getitem(obj: object, index: object) -> object:
     if not (is_tracing() and isinstance(obj, torch.Tensor)):
         return obj[_plain(index)]
     entries = index if isinstance(index, tuple) else (index,)
+    if run_time_bounds(entries):  # `tokens[:n]`, n = int(count.item())
+        return sliced(obj, entries)
     if isinstance(index, int) and not is_sym_int(index) and obj.dim() and is_sym_int(obj.shape[0]):
         if in_loop_body_now():
             # `prev[0]` of a carried value inside a loop body: torch's bounds check on its

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.analysis import assigned_names
-from deploy.rewriters.passes.base import Context, Pass, call, name, rooted_at_self, rt
+from deploy.rewriters.passes.base import Context, Pass, call, constant, name, rooted_at_self, rt
 from deploy.rewriters.passes.breaks import is_range_loop
 
 
@@ -132,10 +132,25 @@ class _ComputedIndexRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         entries = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         listed = any(isinstance(e, ast.List) and e.elts for e in entries)  # x[[11, 13, 15], 2]
+        # `tokens[:n]` with a computed bound (a tensor while exporting: bounded_slices.py)
+        bounded = any(
+            e.step is None and isinstance(b, _COMPUTED)
+            for e in entries
+            if isinstance(e, ast.Slice)
+            for b in (e.lower, e.upper)
+        )
         if not isinstance(node.ctx, ast.Load) or not (
-            listed or any(isinstance(e, _COMPUTED) for e in entries)
+            listed or bounded or any(isinstance(e, _COMPUTED) for e in entries)
         ):
             return node
+        if bounded:  # `start : stop` as slice_of(start, stop): a tensor bound may not build a slice
+            entries = [
+                call(rt("slice_of"), e.lower or constant(None), e.upper or constant(None))
+                if isinstance(e, ast.Slice) and e.step is None
+                else e
+                for e in entries
+            ]
+            node.slice = ast.Tuple(entries, ast.Load()) if isinstance(node.slice, ast.Tuple) else entries[0]
         self.by_params += any(isinstance(n, ast.Name) and n.id in self.params for n in ast.walk(node.slice))
         return ast.copy_location(call(rt("getitem"), node.value, _index_expr(node)), node)
 

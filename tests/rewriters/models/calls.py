@@ -166,6 +166,40 @@ class PairCosts(nn.Module):
         return torch.stack(pairs)
 
 
+def prefix_mean(tokens, count):
+    n = int(count.item())
+    if n > tokens.shape[0]:
+        n = tokens.shape[0]
+    return tokens[:n].sum(0)
+
+
+class PackedPrefixes(nn.Module):
+    """Each passage's first ``counts[i]`` tokens, summed by a helper that slices by a count read
+    with ``.item()`` (a 0-d tensor in the graph loop), for the passages that fit a budget."""
+
+    def forward(self, passages, counts, budget):
+        used = torch.zeros((), dtype=torch.int64)
+        picked = []
+        for i in range(passages.shape[0]):
+            if used + counts[i] > budget:
+                break
+            picked.append(prefix_mean(passages[i], counts[i]))
+            used = used + counts[i]
+        if len(picked) == 0:
+            return passages.mean((0, 1)), used
+        return torch.stack(picked).mean(0), used
+
+
+def _passages(n: int, counts: list[int], budget: int) -> tuple:
+    tokens = torch.arange(n * 6 * 3, dtype=torch.float32).reshape(n, 6, 3) / 10.0
+    return tokens, torch.tensor(counts), torch.tensor(budget)
+
+
+def _passage_dims() -> tuple:
+    passages = torch.export.Dim("passages", min=2, max=16)
+    return ({0: passages}, {0: passages}, None)
+
+
 CASES = [
     Case(
         "helper_function",
@@ -227,5 +261,13 @@ CASES = [
         ],
         ({0: torch.export.Dim("points", min=2, max=16)},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "a_helper_slicing_by_a_count_read_with_item_in_a_loop",
+        PackedPrefixes,
+        _passages(4, [2, 9, 3, 1], 20),
+        [_passages(3, [7, 8, 9], 5), _passages(5, [1, 2, 3, 4, 5], 100), _passages(2, [6, 1], 6)],
+        _passage_dims(),
+        constructs=("for->while_loop",),
     ),
 ]

@@ -1,0 +1,77 @@
+"""``x[:n]`` whose bound is a tensor (``n = int(count.item())`` in a converted body, where ``int`` of
+a tensor stays a 0-d tensor), read with Python's slice rules.
+
+torch would read a tensor bound with ``.item()`` and then ask whether the new size equals the dim
+(``Eq(12, u17)``: is the slice all of ``x``?), which it cannot decide inside a graph op. Here each
+bound is resolved as Python does (a negative one counts from the end, then it is clamped into
+``[0, size]``), and the slice is a narrow by the resolved start and length, whose ranges torch is
+told. Slices of plain ints and sizes stay plain slices.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from deploy.rewriters.values import as_tensor_value, is_tracing
+
+
+class RunTimeSlice:
+    """``start : stop`` with a tensor bound, while exporting (a ``slice`` of a tensor would have
+    dynamo read the tensor as an int where the slice is built)."""
+
+    def __init__(self, start: object, stop: object):
+        self.start, self.stop, self.step = start, stop, None
+
+    def as_slice(self) -> slice:
+        return slice(self.start, self.stop)
+
+
+def slice_of(start: object, stop: object) -> object:
+    """The subscript entry ``start : stop`` (passes/subscripts.py): a RunTimeSlice while exporting
+    when a bound is a tensor, a plain slice otherwise."""
+    if is_tracing() and any(_tensor_bound(b) for b in (start, stop)):
+        return RunTimeSlice(start, stop)
+    return slice(start, stop)
+
+
+def run_time_bounds(entries: tuple) -> bool:
+    """Every entry is a slice with no step, one a RunTimeSlice."""
+    return any(isinstance(e, RunTimeSlice) for e in entries) and all(
+        isinstance(e, (slice, RunTimeSlice)) and e.step is None for e in entries
+    )
+
+
+def _tensor_bound(bound: object) -> bool:
+    return (
+        isinstance(bound, torch.Tensor)
+        and bound.dim() == 0
+        and not bound.dtype.is_floating_point
+        and bound.dtype != torch.bool
+    )
+
+
+def sliced(x: torch.Tensor, entries: tuple) -> torch.Tensor:
+    """``x[entries]`` for slices with run-time bounds (see module docstring)."""
+    for dim, entry in enumerate(entries):
+        if isinstance(entry, slice) and entry == slice(None):
+            continue
+        size = x.shape[dim]
+        start = _resolved(entry.start, 0, size)
+        stop = _resolved(entry.stop, size, size)
+        first = start.item()
+        count = (stop - start).clamp(min=0).item()
+        torch._check(first >= 0)
+        torch._check(count >= 0)
+        torch._check(first + count <= size)
+        x = x.narrow(dim, first, count)
+    return x
+
+
+def _resolved(bound: object, default: object, size: object) -> torch.Tensor:
+    """A slice bound as a 0-d int64 tensor in ``[0, size]`` (Python's rules for negative bounds)."""
+    extent = as_tensor_value(size).reshape(()).to(torch.int64)
+    if bound is None:
+        return as_tensor_value(default).reshape(()).to(torch.int64)
+    value = as_tensor_value(bound).reshape(()).to(torch.int64)
+    value = torch.where(value < 0, value + extent, value)
+    return torch.minimum(torch.clamp(value, min=0), extent)
