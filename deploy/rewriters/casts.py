@@ -271,3 +271,30 @@ def one_hot(fn, indices, num_classes=-1):
         classes = torch.arange(num_classes, dtype=torch.int64)
         return (indices.unsqueeze(-1).to(torch.int64) == classes).to(torch.int64)
     return fn(indices, num_classes)
+
+
+def full_like(like: torch.Tensor, fill: object, **kwargs) -> torch.Tensor:
+    """``torch.full_like``; a tensor fill value while exporting (a loop's counter: ``full_like(t_last,
+    t)``) expanded instead, since torch reads it with ``.item()``, an int a graph op's body cannot
+    give back."""
+    if not (is_tracing() and isinstance(fill, torch.Tensor)) or set(kwargs) - {"dtype", "device"}:
+        return torch.full_like(like, fill, **kwargs)
+    dtype = kwargs.get("dtype") or like.dtype
+    return (
+        fill.reshape(())
+        .to(dtype=dtype, device=kwargs.get("device") or like.device)
+        .expand(like.shape)
+        .clone()
+    )
+
+
+def full(size, fill: object, **kwargs) -> torch.Tensor:
+    """``torch.full``; a tensor fill value while exporting expanded (see ``full_like``), with the
+    dtype torch infers from the number it stands for."""
+    if not (is_tracing() and isinstance(fill, torch.Tensor)) or set(kwargs) - {"dtype", "device"}:
+        return torch.full(size, fill, **kwargs)
+    inferred = torch.bool if fill.dtype == torch.bool else None
+    if inferred is None:
+        inferred = torch.get_default_dtype() if fill.dtype.is_floating_point else torch.int64
+    value = fill.reshape(()).to(dtype=kwargs.get("dtype") or inferred, device=kwargs.get("device"))
+    return value.expand(tuple(size)).clone()

@@ -11,7 +11,8 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
 - ``torch.stack(xs)`` / ``torch.cat(xs)`` -> runtime versions that also accept the stacked list a
   converted loop leaves in ``xs``.
 - ``torch.tensor(number)`` -> ``torch.full`` while exporting (no ``detach_`` in graph-op bodies);
-  ``torch.linspace(a, b, n)`` over a symbolic ``n`` -> an arange (torch's needs a specialised int);
+  ``torch.full(size, v)`` / ``torch.full_like(x, v)`` of a computed ``v`` -> runtime versions that
+  expand a tensor ``v`` (torch reads it with ``.item()``); ``torch.linspace(a, b, n)`` over a symbolic ``n`` -> an arange (torch's needs a specialised int);
   ``x.unfold(d, n, k)`` over a symbolic ``n`` -> a gather of the windows (the same reason).
 - ``w.T`` / ``w.mT`` -> runtime calls (a permute traced in the body, not a lifted aliasing input).
 """
@@ -95,6 +96,10 @@ class _CallRewriter(ast.NodeTransformer):
         if _is_torch_attr(func, "equal") and len(node.args) == 2 and not node.keywords:
             self.ctx.rewrote = True  # `if torch.equal(nxt, board): break` in a helper too
             return ast.copy_location(ast.Call(rt("equal"), node.args, []), node)
+        if _is_torch_attr(func, "full_like") or _is_torch_attr(func, "full"):
+            if len(node.args) == 2 and not isinstance(node.args[1], ast.Constant):
+                self.ctx.rewrote = True  # `torch.full_like(last_used, t)` with the loop's counter
+                return ast.copy_location(ast.Call(rt(func.attr), node.args, node.keywords), node)
         if _is_torch_attr(func, "linspace") and len(node.args) == 3:
             self.ctx.rewrote = True  # `torch.linspace(-1, 1, x.shape[1])` in a helper without control flow
             return ast.copy_location(ast.Call(rt("linspace"), node.args, node.keywords), node)

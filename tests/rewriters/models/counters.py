@@ -155,6 +155,27 @@ class ColdStreak(nn.Module):
         return alarm, temps.sum() * 0 + streak
 
 
+class LastSeen(nn.Module):
+    """A small cache of ids: a hit stamps the matching slots with the step's counter through
+    ``torch.full_like`` (a tensor fill value in the graph loop), a miss replaces the oldest slot."""
+
+    def forward(self, requests):
+        cache = torch.full((3,), -1, dtype=torch.int64)
+        last_used = torch.full((3,), -1, dtype=torch.int64)
+        hits = []
+        for t in range(requests.shape[0]):
+            here = cache == requests[t]
+            if here.any():
+                last_used = torch.where(here, torch.full_like(last_used, t), last_used)
+                hits.append(torch.ones((), dtype=torch.int64))
+                continue
+            hits.append(torch.zeros((), dtype=torch.int64))
+            slot = int(last_used.argmin())
+            cache[slot] = requests[t]
+            last_used[slot] = t
+        return torch.stack(hits), cache
+
+
 CASES = [
     Case(
         "while_counter_bound_appends",
@@ -227,5 +248,17 @@ CASES = [
             (torch.tensor([0.9, 0.9, 0.9, 0.9, 0.9, 0.1]),),
         ],
         constructs=("if->cond",),
+    ),
+    Case(
+        "a_loop_counter_as_the_fill_value_of_full_like",
+        LastSeen,
+        (torch.tensor([1, 2, 1, 3, 4, 2, 1]),),
+        [
+            (torch.tensor([5, 5, 5]),),
+            (torch.tensor([1, 2, 3, 4, 5, 6]),),
+            (torch.tensor([2, 1, 2, 1, 9, 2]),),
+        ],
+        ({0: torch.export.Dim("requests", min=2, max=64)},),
+        constructs=("for->scan", "if->cond"),
     ),
 ]
