@@ -295,6 +295,12 @@ def compact(values, kept):
     if not any(isinstance(k, torch.Tensor) for _, k in rows):
         return values[:first] + [v for v, k in rows if k]
     rows = [(v, k) for v, k in rows if isinstance(k, torch.Tensor) or k]
+    # an iteration a tensor `break` may have skipped (a loop that stays Python) holds no value; its
+    # flag is false wherever that is so, and a zero row stands in for it
+    like = next((torch.as_tensor(v) for v, _ in rows if v is not None), None)
+    if like is None:
+        return values[:first]
+    rows = [(torch.zeros_like(like) if v is None else v, k) for v, k in rows]
     stacked = torch.stack([torch.as_tensor(v) for v, _ in rows])
     flags = torch.stack([torch.as_tensor(k, dtype=torch.bool) for _, k in rows])
     return StackedList(values[:first], stacked[flags])

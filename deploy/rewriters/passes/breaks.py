@@ -182,15 +182,22 @@ def _python_loop(loop: ast.For, ctx: Context) -> list[ast.stmt] | None:
     if not (has_break or has_continue):
         return None
     break_flag, continue_flag = ctx.fresh("break"), ctx.fresh("continue")
-    body = _guard(loop.body, break_flag, continue_flag)
+    # an iteration's own bookkeeping (passes/continues.py: the value it appends and whether it
+    # did, set up first and appended last) stays outside the guard: a skipped iteration appends
+    # nothing by its flag, and no append is left inside a cond
+    first = next((i for i, s in enumerate(loop.body) if not getattr(s, "_deploy_unguarded", False)), 0)
+    own = [s for s in loop.body[first:] if getattr(s, "_deploy_unguarded", False)]
+    before, rest = loop.body[:first], [s for s in loop.body[first:] if s not in own]
+    body = _guard(rest, break_flag, continue_flag)
     if has_continue:
         body.insert(0, _assign(continue_flag, False, body[0]))
     if not has_break:
-        loop.body = body
+        loop.body = before + body + own
         return None
     stop = ast.If(test=call(rt("python_true"), name(break_flag)), body=[ast.Break()], orelse=[])
     guarded = ast.If(test=_not_flags([break_flag]), body=body, orelse=[])
     guarded._deploy_what = "skip the iterations after `break`"
     guarded._deploy_site_arg = stop.test  # IfToCond adds the guard's site id (eager coverage)
-    loop.body = [ast.copy_location(stop, loop.body[0]), ast.copy_location(guarded, loop.body[0])]
+    head = [ast.copy_location(stop, rest[0]), ast.copy_location(guarded, rest[0])]
+    loop.body = before + head + own
     return [_assign(break_flag, False, loop), loop]

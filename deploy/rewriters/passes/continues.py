@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rt
+from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rooted_at_self, rt
 from deploy.rewriters.passes.breaks import is_range_loop
 
 
@@ -174,8 +174,9 @@ class OneAppendPerIteration(Pass):
         # without `continue`: appends inside the branches of an `if` (`if p: outs.append(a) else:
         # outs.append(b)`) become one assignment per branch and one append after them
         in_branches = any(append_target(s) for s in _own_statements(loop.body) if s not in loop.body)
-        # a `while` whose break (`if not remaining.any(): break` in a branch) skips the append
-        breaks = isinstance(loop, ast.While) and any(
+        # a `while` whose break (`if not remaining.any(): break` in a branch) skips the append, or a
+        # loop over the model's modules (`if residual.max() < tol: break` after one)
+        breaks = (isinstance(loop, ast.While) or _over_attributes(loop)) and any(
             isinstance(s, ast.Break) for s in _own_statements(loop.body)
         )
         if loop.orelse or not (has_continue or in_branches or breaks) or not targets:
@@ -252,6 +253,9 @@ class OneAppendPerIteration(Pass):
         for stmt in ends:
             ast.copy_location(stmt, loop.body[-1])
             ast.fix_missing_locations(stmt)
+        if _over_attributes(loop) or _over_constants(loop):  # a loop that stays Python (breaks.py)
+            for stmt in (*inits, *appends):
+                stmt._deploy_unguarded = True
         loop.body = [*inits, *body, *appends, *ends]
         return [*before, loop, *after] if masks or slotted else None
 
@@ -260,7 +264,22 @@ def _is_loop(stmt: ast.stmt) -> bool:
     """A range loop, a `while` (whose appends become a count-then-fill buffer, buffered_while.py), or
     a loop over a literal tuple of constants (`for delta in (0, -1, 1)`: it stays Python, and an
     append a tensor `continue` may skip is kept or dropped by its flag)."""
-    return is_range_loop(stmt) or isinstance(stmt, ast.While) or _over_constants(stmt)
+    return (
+        is_range_loop(stmt) or isinstance(stmt, ast.While) or _over_constants(stmt) or _over_attributes(stmt)
+    )
+
+
+def _over_attributes(stmt: ast.stmt) -> bool:
+    """``for book in self.codebooks`` (``enumerate(...)``, ``zip(...)`` of such): a loop over modules
+    or constants of the model, which stays Python like a loop over a literal tuple."""
+    if not isinstance(stmt, ast.For) or stmt.orelse:
+        return False
+    it = stmt.iter
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "zip"):
+        if it.keywords or not it.args:
+            return False
+        return all(isinstance(a, ast.Attribute) and rooted_at_self(a) for a in it.args)
+    return isinstance(it, ast.Attribute) and rooted_at_self(it)
 
 
 def _over_constants(stmt: ast.stmt) -> bool:

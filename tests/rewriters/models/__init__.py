@@ -27,6 +27,7 @@ from tests.rewriters.models import (
     loops,
     nested,
     picked_rows,
+    python_loop_appends,
     repros,
     row_lists,
     row_literals,
@@ -86,4 +87,5 @@ CASES = (
     + unbound_names.CASES
     + slot_appends.CASES
     + in_place.CASES
+    + python_loop_appends.CASES
 )
