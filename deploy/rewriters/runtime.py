@@ -27,6 +27,7 @@ from deploy.rewriters.in_place import augmented
 from deploy.rewriters.list_builtins import list_, sum_
 from deploy.rewriters.logic import and_, compare, equal, kept_test, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
+from deploy.rewriters.nested_lists import chunk, unchunk
 from deploy.rewriters.operators import (
     if_expr,
     if_stmt,
@@ -47,6 +48,7 @@ __all__ = [
     "bool_",
     "call",
     "call_method",
+    "chunk",
     "cat",
     "compare",
     "compact",
@@ -95,6 +97,7 @@ __all__ = [
     "tensor",
     "transposed",
     "truncate",
+    "unchunk",
     "unfold",
     "while_stmt",
 ]

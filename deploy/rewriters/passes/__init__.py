@@ -16,6 +16,7 @@ from deploy.rewriters.passes.loop_else import LoopElseToFlag
 from deploy.rewriters.passes.loop_exits import ReturnsInLoopsToBreaks
 from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
 from deploy.rewriters.passes.loops import AnnotateCounterBounds
+from deploy.rewriters.passes.nested_appends import NestedLoopAppends
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.row_lists import ListsReadInTheirLoop
@@ -37,6 +38,7 @@ STRUCTURAL: list[Pass] = [
     ListLoopsToRange(),
     ListLengthCounters(),
     AnnotateCounterBounds(),
+    NestedLoopAppends(),
     ListsReadInTheirLoop(),
     OneAppendPerIteration(),
     ConditionalAppends(),

@@ -26,6 +26,7 @@ from tests.rewriters.models import (
     loop_exits,
     loops,
     nested,
+    nested_appends,
     picked_rows,
     python_loop_appends,
     repros,
@@ -88,4 +89,5 @@ CASES = (
     + slot_appends.CASES
     + in_place.CASES
     + python_loop_appends.CASES
+    + nested_appends.CASES
 )

@@ -1,0 +1,56 @@
+"""A list only an inner range loop appends to, inside an outer range loop: the rows each outer
+iteration appended, padded and counted, kept in order after the loop (passes/nested_appends.py)."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case
+
+
+class DarkTiles(nn.Module):
+    """Tiles of a grid, visited row by row: bright tiles are skipped, the others' features kept."""
+
+    def forward(self, grid):
+        feats = []
+        for i in range(grid.shape[0]):
+            for j in range(grid.shape[1]):
+                if grid[i, j].sum() > 0:
+                    continue
+                feats.append(grid[i, j] * 2.0)
+        if not feats:
+            return torch.zeros(3), torch.zeros((), dtype=torch.int64)
+        return torch.stack(feats).mean(0), torch.tensor(len(feats))
+
+
+class HalfGridPairs(nn.Module):
+    """Every other cell of a grid over ranges derived from its sizes, a row kept per cell."""
+
+    def forward(self, grid):
+        rows = [grid[0, 0]]
+        for i in range(grid.shape[0] // 2):
+            for j in range(grid.shape[1] // 2):
+                rows.append(grid[2 * i, 2 * j] - grid[2 * i + 1, 2 * j + 1])
+        return torch.stack(rows)
+
+
+def _grid(a: int, b: int, seed: int, shift: float = 0.0) -> tuple:
+    return (torch.randn(a, b, 3, generator=torch.Generator().manual_seed(seed)) + shift,)
+
+
+CASES = [
+    Case(
+        "an_inner_loop_with_continue_appends_to_a_list_of_the_outer_loop",
+        DarkTiles,
+        _grid(4, 5, 0),
+        [_grid(2, 3, 1), _grid(3, 3, 2, 5.0), _grid(6, 2, 3)],
+        ({0: torch.export.Dim("rows", min=2, max=16), 1: torch.export.Dim("cols", min=2, max=16)},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "nested_loops_over_derived_sizes_append_to_one_list",
+        HalfGridPairs,
+        _grid(4, 6, 4),
+        [_grid(4, 4, 5), _grid(5, 9, 6), _grid(9, 4, 7)],
+        ({0: torch.export.Dim("rows", min=4, max=16), 1: torch.export.Dim("cols", min=4, max=16)},),
+    ),
+]
