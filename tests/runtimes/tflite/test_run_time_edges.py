@@ -78,3 +78,21 @@ def test_average_pool_excluding_pads_over_a_run_time_length():
     for length in (20, 2, 3, 41):
         x = rng.standard_normal((1, 2, length)).astype(np.float32)
         assert_matches(model, {model.graph.input[0].name: x})
+
+
+class KeptRows(torch.nn.Module):
+    """The rows whose flag is set, gathered at the flags' nonzero positions: no rows at all when
+    none is set (a loop that kept nothing)."""
+
+    def forward(self, x):
+        rows = x[x.sum(1) > 0]  # none when every row sums below 0
+        picked = (rows[:, 0] > 0).nonzero().squeeze(1)
+        return rows.index_select(0, picked) * 2.0
+
+
+def test_gather_of_no_positions_from_no_rows_does_not_divide_by_zero():
+    example = (torch.randn(5, 3),)
+    model = to_onnx(KeptRows(), example, ({0: Dim("rows", min=2, max=32)},))
+    rng = np.random.default_rng(1)
+    for x in (rng.standard_normal((5, 3)), -np.ones((4, 3)), np.ones((2, 3))):
+        assert_matches(model, {model.graph.input[0].name: x.astype(np.float32)})

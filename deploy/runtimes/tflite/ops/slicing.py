@@ -204,13 +204,17 @@ def lower_gather(ctx: LoweringContext, node: ir.Node) -> Value:
             wrapped = np.where(wrapped < 0, wrapped + dim, wrapped)
         indices = ctx.const(wrapped.astype(np.int32))
     else:  # negative indices count from the end: one FLOOR_MOD by the (run-time) size wraps them
+        # (by at least 1: gathering no positions from no rows, `rows[nonzero(flags)]` of a loop that
+        # kept nothing, must not divide by zero)
         if dim is not None:
-            modulus = ctx.const(np.array(dim, indices.dtype))
+            modulus = ctx.const(np.array(max(dim, 1), indices.dtype))
         else:  # `x[:, -1]` over a dynamic dim: the size from SHAPE
             sizes = ctx.shape_of(data, indices.dtype)
             options = schema.GatherOptionsT()
             modulus = ctx.emit(OPS.GATHER, [ctx.native(sizes), ctx.int32_tensor([axis])], (1,), indices.dtype,
                                options=options)  # fmt: skip
+            one = ctx.const(np.array(1, indices.dtype))
+            modulus = ctx.emit(OPS.MAXIMUM, [ctx.native(modulus), ctx.native(one)], (1,), indices.dtype)
             if indices.rank == 0:
                 modulus = ctx.reshape(modulus, ())
         indices = ctx.emit(
