@@ -1,5 +1,5 @@
-"""NestedLoopAppends: a list only an inner range loop appends to, inside an outer range loop, is
-filled a chunk per outer iteration:
+"""NestedLoopAppends: a list only an inner range loop appends to, inside an outer range loop or
+`while` loop (a draft of up to k tokens per round), is filled a chunk per outer iteration:
 
     feats = []                                  feats = []
     for i in range(h // t):                     _deploy_chunks_1 = []; _deploy_counts_2 = []
@@ -32,12 +32,13 @@ from deploy.rewriters.passes.continues import append_of, append_target
 
 
 class NestedLoopAppends(Pass):
-    """Lists an inner range loop fills inside an outer range loop -> chunks (see module docstring)."""
+    """Lists an inner range loop fills inside an outer range or `while` loop -> chunks (see module
+    docstring)."""
 
     name = "nested-loop-appends"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx) if is_range_loop(stmt) else None)
+        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx) if _outer(stmt) else None)
 
     def _rewrite(self, outer: ast.For, ctx: Context) -> list[ast.stmt] | None:
         if outer.orelse or has_node(outer.body, (ast.Return,)):
@@ -118,3 +119,8 @@ def _names(node: ast.AST) -> set[str]:
 
 def _copy(node: ast.expr) -> ast.expr:
     return ast.parse(ast.unparse(node), mode="eval").body
+
+
+def _outer(stmt: ast.stmt) -> bool:
+    """A loop that may become a graph loop around the inner one."""
+    return is_range_loop(stmt) or isinstance(stmt, ast.While)

@@ -33,6 +33,31 @@ class HalfGridPairs(nn.Module):
         return torch.stack(rows)
 
 
+class DraftRounds(nn.Module):
+    """Rounds of up to 3 proposals while a budget lasts: a round stops at the first proposal below
+    the threshold (kept, as the round's last), and the whole decode stops at a negative one."""
+
+    def forward(self, x, budget):
+        out = []
+        used = torch.zeros((), dtype=torch.int64)
+        pos = torch.zeros((), dtype=torch.int64)
+        done = False
+        while used < budget and not done:
+            for k in range(3):
+                v = x[(pos + k) % x.shape[0]]
+                out.append(v * 2.0)
+                used = used + 1
+                if v < 0.0 or used >= budget:
+                    done = True
+                    break
+                if v < 0.5:
+                    break
+            pos = pos + 2
+        if len(out) == 0:
+            return torch.zeros(0)
+        return torch.stack(out)
+
+
 def _grid(a: int, b: int, seed: int, shift: float = 0.0) -> tuple:
     return (torch.randn(a, b, 3, generator=torch.Generator().manual_seed(seed)) + shift,)
 
@@ -52,5 +77,17 @@ CASES = [
         _grid(4, 6, 4),
         [_grid(4, 4, 5), _grid(5, 9, 6), _grid(9, 4, 7)],
         ({0: torch.export.Dim("rows", min=4, max=16), 1: torch.export.Dim("cols", min=4, max=16)},),
+    ),
+    Case(
+        "a_while_loop_whose_inner_loop_appends_until_a_break",
+        DraftRounds,
+        (torch.tensor([0.9, 0.8, 0.2, 0.7, 0.9, 0.6, 0.3, -0.5]), torch.tensor(9)),
+        [
+            (torch.tensor([0.9, 0.8, 0.7, 0.6]), torch.tensor(5)),
+            (torch.tensor([0.9, -0.2, 0.8]), torch.tensor(20)),
+            (torch.tensor([0.2, 0.3, 0.9]), torch.tensor(0)),
+            (torch.tensor([0.3, 0.9, 0.1, 0.8, 0.7, 0.6]), torch.tensor(7)),
+        ],
+        ({0: torch.export.Dim("values", min=2, max=32)}, None),
     ),
 ]
