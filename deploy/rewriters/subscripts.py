@@ -46,8 +46,10 @@ def _plain(index: object) -> object:
 
 def getitem(obj: object, index: object) -> object:
     """``obj[index]`` where the index may hold a converted loop's 0-d tensor counter."""
-    if isinstance(obj, StackedList) and is_tracing():  # ``gaps[k]``: a row of a loop's appended values
-        obj = obj.stacked_with_prefix()
+    if isinstance(obj, StackedList) and is_tracing():
+        if isinstance(index, (slice, RunTimeSlice)):  # ``xs[1:j]``: still a list (its own slicing)
+            return obj[_plain(index)]
+        obj = obj.stacked_with_prefix()  # ``gaps[k]``: a row of a loop's appended values
     if is_tracing() and isinstance(obj, (tuple, list)) and _run_time_position(index):
         table = _as_table(obj)
         if table is not None:  # `BASE_RATES[tier]`, tier set by a converted branch
