@@ -29,7 +29,7 @@ class RunTimeSlice:
 def slice_of(start: object, stop: object) -> object:
     """The subscript entry ``start : stop`` (passes/subscripts.py): a RunTimeSlice while exporting
     when a bound is a tensor, a plain slice otherwise."""
-    if is_tracing() and any(_tensor_bound(b) for b in (start, stop)):
+    if is_tracing() and any(is_scalar_index(b) for b in (start, stop)):
         return RunTimeSlice(start, stop)
     return slice(start, stop)
 
@@ -41,12 +41,13 @@ def run_time_bounds(entries: tuple) -> bool:
     )
 
 
-def _tensor_bound(bound: object) -> bool:
+def is_scalar_index(value: object) -> bool:
+    """A 0-d integer tensor: a loop's counter, an ``.item()`` kept a tensor (subscripts.py too)."""
     return (
-        isinstance(bound, torch.Tensor)
-        and bound.dim() == 0
-        and not bound.dtype.is_floating_point
-        and bound.dtype != torch.bool
+        isinstance(value, torch.Tensor)
+        and value.dim() == 0
+        and not value.dtype.is_floating_point
+        and value.dtype != torch.bool
     )
 
 

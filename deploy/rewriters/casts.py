@@ -277,24 +277,26 @@ def full_like(like: torch.Tensor, fill: object, **kwargs) -> torch.Tensor:
     """``torch.full_like``; a tensor fill value while exporting (a loop's counter: ``full_like(t_last,
     t)``) expanded instead, since torch reads it with ``.item()``, an int a graph op's body cannot
     give back."""
-    if not (is_tracing() and isinstance(fill, torch.Tensor)) or set(kwargs) - {"dtype", "device"}:
+    if not _tensor_fill(fill, kwargs):
         return torch.full_like(like, fill, **kwargs)
-    dtype = kwargs.get("dtype") or like.dtype
-    return (
-        fill.reshape(())
-        .to(dtype=dtype, device=kwargs.get("device") or like.device)
-        .expand(like.shape)
-        .clone()
-    )
+    return _expanded(fill, like.shape, kwargs.get("dtype") or like.dtype, kwargs.get("device") or like.device)
 
 
 def full(size, fill: object, **kwargs) -> torch.Tensor:
     """``torch.full``; a tensor fill value while exporting expanded (see ``full_like``), with the
     dtype torch infers from the number it stands for."""
-    if not (is_tracing() and isinstance(fill, torch.Tensor)) or set(kwargs) - {"dtype", "device"}:
+    if not _tensor_fill(fill, kwargs):
         return torch.full(size, fill, **kwargs)
-    inferred = torch.bool if fill.dtype == torch.bool else None
-    if inferred is None:
+    if fill.dtype == torch.bool:
+        inferred = torch.bool
+    else:
         inferred = torch.get_default_dtype() if fill.dtype.is_floating_point else torch.int64
-    value = fill.reshape(()).to(dtype=kwargs.get("dtype") or inferred, device=kwargs.get("device"))
-    return value.expand(tuple(size)).clone()
+    return _expanded(fill, tuple(size), kwargs.get("dtype") or inferred, kwargs.get("device"))
+
+
+def _tensor_fill(fill: object, kwargs: dict) -> bool:
+    return is_tracing() and isinstance(fill, torch.Tensor) and not set(kwargs) - {"dtype", "device"}
+
+
+def _expanded(fill: torch.Tensor, shape, dtype, device) -> torch.Tensor:
+    return fill.reshape(()).to(dtype=dtype, device=device).expand(shape).clone()

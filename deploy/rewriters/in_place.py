@@ -10,40 +10,28 @@ import torch
 
 from deploy.rewriters.values import is_tracing
 
-_IN_PLACE = {
-    "+": operator.iadd,
-    "-": operator.isub,
-    "*": operator.imul,
-    "/": operator.itruediv,
-    "//": operator.ifloordiv,
-    "%": operator.imod,
-    "**": operator.ipow,
-    "@": operator.imatmul,
-    "&": operator.iand,
-    "|": operator.ior,
-    "^": operator.ixor,
-    "<<": operator.ilshift,
-    ">>": operator.irshift,
-}
-_NEW = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "/": operator.truediv,
-    "//": operator.floordiv,
-    "%": operator.mod,
-    "**": operator.pow,
-    "@": operator.matmul,
-    "&": operator.and_,
-    "|": operator.or_,
-    "^": operator.xor,
-    "<<": operator.lshift,
-    ">>": operator.rshift,
+# an augmented assignment's operator (its ast class name) -> the operator module's function name
+# (the in-place one is the same name with an ``i`` in front: ``iadd``, ``iand``)
+OPERATORS = {
+    "Add": "add",
+    "Sub": "sub",
+    "Mult": "mul",
+    "Div": "truediv",
+    "FloorDiv": "floordiv",
+    "Mod": "mod",
+    "Pow": "pow",
+    "MatMult": "matmul",
+    "BitAnd": "and_",
+    "BitOr": "or_",
+    "BitXor": "xor",
+    "LShift": "lshift",
+    "RShift": "rshift",
 }
 
 
-def augmented(target: object, symbol: str, value: object) -> object:
-    """``target <symbol>= value``; returns the target's new value."""
+def augmented(target: object, op: str, value: object) -> object:
+    """``target <op>= value`` (``op`` a key of OPERATORS); returns the target's new value."""
+    function = OPERATORS[op]
     if is_tracing() and isinstance(target, torch.Tensor):
-        return _NEW[symbol](target, value)
-    return _IN_PLACE[symbol](target, value)
+        return getattr(operator, function)(target, value)
+    return getattr(operator, "i" + function.rstrip("_"))(target, value)

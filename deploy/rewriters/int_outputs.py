@@ -186,6 +186,8 @@ def _size_ite(test: torch.SymBool, a: object, b: object) -> object:
 def _min_or_max(test: torch.SymBool, a: object, b: object) -> object:
     """``a if a < b else b`` as ``sym_min(a, b)`` (``a if a > b else b`` as ``sym_max``, ``<=`` and
     ``>=`` alike); None when the test does not compare ``a`` with ``b``."""
+    if type(a) is int and type(b) is int:
+        return None
     expr = test.node.expr
     if isinstance(expr, (sympy.StrictGreaterThan, sympy.GreaterThan)):
         low, high = expr.rhs, expr.lhs
@@ -194,8 +196,6 @@ def _min_or_max(test: torch.SymBool, a: object, b: object) -> object:
     else:
         return None
     sides = tuple(v.node.expr if is_sym_int(v) else sympy.Integer(v) for v in (a, b))
-    if type(a) is int and type(b) is int:
-        return None
     if sides == (low, high):
         return torch.sym_min(a, b)
     if sides == (high, low):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
-from deploy.rewriters.bounded_slices import RunTimeSlice, run_time_bounds, sliced
+from deploy.rewriters.bounded_slices import RunTimeSlice, is_scalar_index, run_time_bounds, sliced
 from deploy.rewriters.casts import tensor
 from deploy.rewriters.trace_state import in_loop_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
@@ -71,12 +71,12 @@ def getitem(obj: object, index: object) -> object:
         # op's body is lifted in a way torch.onnx's decompositions cannot run
         entries = tuple(tensor(e) if _int_list(e) else e for e in entries)
         index = entries if isinstance(index, tuple) else entries[0]
-    if not any(_is_scalar_index(e) or isinstance(e, Span) for e in entries):
+    if not any(is_scalar_index(e) or isinstance(e, Span) for e in entries):
         return obj[index]
     consuming = sum(1 for e in entries if e is not None and e is not Ellipsis)
     basic, positions, out_dim = [], [], 0
     for entry in entries:
-        if _is_scalar_index(entry) or isinstance(entry, Span):
+        if is_scalar_index(entry) or isinstance(entry, Span):
             basic.append(slice(None))
             positions.append((out_dim, entry))
             out_dim += 1
@@ -106,7 +106,7 @@ def _run_time_position(index: object) -> bool:
     """A 0-d integer tensor, or an int known only at run time (unbacked)."""
     if is_sym_int(index):
         return bool(free_unbacked_symbols(index))
-    return _is_scalar_index(index)
+    return is_scalar_index(index)
 
 
 def _as_table(values: tuple | list) -> torch.Tensor | None:
@@ -152,15 +152,6 @@ def _int_list(entry: object) -> bool:
     )
 
 
-def _is_scalar_index(entry: object) -> bool:
-    return (
-        isinstance(entry, torch.Tensor)
-        and entry.dim() == 0
-        and not entry.dtype.is_floating_point
-        and (entry.dtype != torch.bool)
-    )
-
-
 def setitem(obj: object, index: object, value: object) -> object:
     """``obj[index] = value`` inside a converted body: in place eagerly (same aliasing as Python);
     functional while exporting, since graph-op bodies may not mutate their inputs."""
@@ -176,7 +167,7 @@ def setitem(obj: object, index: object, value: object) -> object:
         obj[index] = value
         return obj
     entries = index if isinstance(index, tuple) else (index,)
-    scalar = [i for i, e in enumerate(entries) if _is_scalar_index(e)]
+    scalar = [i for i, e in enumerate(entries) if is_scalar_index(e)]
     simple = all(isinstance(e, slice) and e == slice(None) for i, e in enumerate(entries) if i not in scalar)
     if len(scalar) == 1 and simple:
         dim = scalar[0]
@@ -205,7 +196,7 @@ def _index_put_positions(entries: tuple) -> list | None:
     position; trailing full slices dropped); None for anything else."""
     positions = []
     for entry in entries:
-        if _is_scalar_index(entry):
+        if is_scalar_index(entry):
             positions.append(entry.reshape(()).to(torch.int64))
         elif isinstance(entry, int) and not isinstance(entry, bool) and not is_sym_int(entry):
             positions.append(torch.full((), entry, dtype=torch.int64))
@@ -230,10 +221,10 @@ def store(obj: object, index: object, value: object) -> object:
     if (
         is_tracing()
         and isinstance(obj, torch.Tensor)
-        and any(_is_scalar_index(e) for e in entries)
-        and all(_is_scalar_index(e) or (isinstance(e, slice) and e == slice(None)) for e in entries)
+        and any(is_scalar_index(e) for e in entries)
+        and all(is_scalar_index(e) or (isinstance(e, slice) and e == slice(None)) for e in entries)
     ):
-        indices = [e.reshape(()).to(torch.int64) if _is_scalar_index(e) else None for e in entries]
+        indices = [e.reshape(()).to(torch.int64) if is_scalar_index(e) else None for e in entries]
         while indices and indices[-1] is None:
             indices.pop()
         update = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)

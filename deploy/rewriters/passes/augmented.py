@@ -1,5 +1,5 @@
 """AugmentedAssignsRebind: ``x += v`` inside an `if`/loop body becomes
-``x = _deploy_rt.augmented(x, "+", v)`` (any augmented operator).
+``x = _deploy_rt.augmented(x, "Add", v)`` (any augmented operator).
 
 Eagerly the runtime does what Python does (in place for a tensor). While exporting, a tensor gets
 a new value instead: an int the converted code carries as a 0-d tensor (``line_idx``) would
@@ -13,23 +13,8 @@ from __future__ import annotations
 
 import ast
 
+from deploy.rewriters.in_place import OPERATORS
 from deploy.rewriters.passes.base import Context, Pass, call, constant, name, rt
-
-SYMBOLS = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.Div: "/",
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.Pow: "**",
-    ast.MatMult: "@",
-    ast.BitAnd: "&",
-    ast.BitOr: "|",
-    ast.BitXor: "^",
-    ast.LShift: "<<",
-    ast.RShift: ">>",
-}
 
 
 class AugmentedAssignsRebind(Pass):
@@ -51,10 +36,10 @@ class _Rebinding(ast.NodeTransformer):
     visit_Lambda = visit_FunctionDef
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
-        symbol = SYMBOLS.get(type(node.op))
-        if not isinstance(node.target, ast.Name) or symbol is None:
+        op = type(node.op).__name__
+        if not isinstance(node.target, ast.Name) or op not in OPERATORS:
             return node
-        value = call(rt("augmented"), name(node.target.id), constant(symbol), node.value)
+        value = call(rt("augmented"), name(node.target.id), constant(op), node.value)
         return ast.fix_missing_locations(
             ast.copy_location(ast.Assign([name(node.target.id, True)], value), node)
         )

@@ -113,6 +113,11 @@ def constant(value: object) -> ast.Constant:
     return ast.Constant(value)
 
 
+def copy_expr(node: ast.expr) -> ast.expr:
+    """A fresh copy of an expression (read again elsewhere in the generated code)."""
+    return ast.parse(ast.unparse(node), mode="eval").body
+
+
 def thunk(expr: ast.expr) -> ast.Lambda:
     args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
     return ast.Lambda(args=args, body=expr)

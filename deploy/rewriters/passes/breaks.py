@@ -32,7 +32,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.analysis import has_node
-from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rt
+from deploy.rewriters.passes.base import Context, Pass, call, copy_expr, map_blocks, name, rt
 
 _LOOPS = (ast.While, ast.For, ast.AsyncFor)
 
@@ -166,14 +166,10 @@ def _leading_break(loop: ast.For | ast.While, ctx: Context) -> list[ast.stmt] | 
         return None  # `for _ in range(1)` (continues.py) and other loops that stay Python
     flag = ctx.fresh("break")
     assign = [ast.copy_location(ast.Assign([name(flag, True)], test), first) for _ in range(2)]
-    assign[1] = ast.copy_location(ast.Assign([name(flag, True)], _copy(test)), rest[-1])
+    assign[1] = ast.copy_location(ast.Assign([name(flag, True)], copy_expr(test)), rest[-1])
     loop.body = [*rest, assign[1]]
     loop._break_flag = flag
     return [assign[0], loop]
-
-
-def _copy(node: ast.expr) -> ast.expr:
-    return ast.parse(ast.unparse(node), mode="eval").body
 
 
 def _python_loop(loop: ast.For, ctx: Context) -> list[ast.stmt] | None:

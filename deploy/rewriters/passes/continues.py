@@ -169,15 +169,15 @@ class OneAppendPerIteration(Pass):
         map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if _is_loop(stmt) else None)
 
     def rewrite(self, loop: ast.For | ast.While, ctx: Context) -> None:
-        has_continue = any(isinstance(s, ast.Continue) for s in _own_statements(loop.body))
-        targets = {append_target(s) for s in _own_statements(loop.body)} - {None}
+        has_continue = any(isinstance(s, ast.Continue) for s in own_statements(loop.body))
+        targets = {append_target(s) for s in own_statements(loop.body)} - {None}
         # without `continue`: appends inside the branches of an `if` (`if p: outs.append(a) else:
         # outs.append(b)`) become one assignment per branch and one append after them
-        in_branches = any(append_target(s) for s in _own_statements(loop.body) if s not in loop.body)
+        in_branches = any(append_target(s) for s in own_statements(loop.body) if s not in loop.body)
         # a `while` whose break (`if not remaining.any(): break` in a branch) skips the append, or a
         # loop over the model's modules (`if residual.max() < tol: break` after one)
         breaks = (isinstance(loop, ast.While) or _over_attributes(loop)) and any(
-            isinstance(s, ast.Break) for s in _own_statements(loop.body)
+            isinstance(s, ast.Break) for s in own_statements(loop.body)
         )
         if loop.orelse or not (has_continue or in_branches or breaks) or not targets:
             return None
@@ -190,7 +190,7 @@ class OneAppendPerIteration(Pass):
             if paths is None:
                 return None
             if any(n > 1 for n, _ in paths):
-                statements = [s for s in _own_statements(loop.body) if append_target(s) == target]
+                statements = [s for s in own_statements(loop.body) if append_target(s) == target]
                 if len(statements) > _MOST_SLOTS:
                     return None
                 slotted[target] = [(s, ctx.fresh("appended"), ctx.fresh("kept")) for s in statements]
@@ -206,7 +206,7 @@ class OneAppendPerIteration(Pass):
         for index, target in enumerate(sorted(targets)):
             slots = {id(s): (temp, flag) for s, temp, flag in slotted.get(target, ())}
             if target in temps:
-                slots = {id(s): (temps[target], masked.get(target)) for s in _own_statements(body)}
+                slots = {id(s): (temps[target], masked.get(target)) for s in own_statements(body)}
             body = _rewrite_body(body, target, slots, stop if index == 0 else None)
         # the temps (and flags) have a value before the statements that may assign them
         slot_names = [(temp, flag) for found in slotted.values() for _, temp, flag in found]
@@ -303,13 +303,13 @@ def append_of(target: str, value: str) -> ast.stmt:
     return ast.Expr(call(ast.Attribute(value=name(target), attr="append", ctx=ast.Load()), name(value)))
 
 
-def _own_statements(stmts: list[ast.stmt]):
+def own_statements(stmts: list[ast.stmt]):
     """Statements of a loop body, through `if`s but not into nested loops or functions."""
     for stmt in stmts:
         yield stmt
         if isinstance(stmt, ast.If):
-            yield from _own_statements(stmt.body)
-            yield from _own_statements(stmt.orelse)
+            yield from own_statements(stmt.body)
+            yield from own_statements(stmt.orelse)
 
 
 def _side_by_side(stmts: list[ast.stmt], first: str, second: str) -> bool:

@@ -26,9 +26,9 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.analysis import assigned_names, has_node
-from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rt
+from deploy.rewriters.passes.base import Context, Pass, call, copy_expr, map_blocks, name, rt
 from deploy.rewriters.passes.breaks import is_range_loop
-from deploy.rewriters.passes.continues import append_of, append_target
+from deploy.rewriters.passes.continues import append_of, append_target, own_statements
 
 
 class NestedLoopAppends(Pass):
@@ -55,15 +55,15 @@ class NestedLoopAppends(Pass):
                 rows, chunks, counts = ctx.fresh("rows"), ctx.fresh("chunks"), ctx.fresh("counts")
                 sites = _rename_appends(inner.body, target, rows)
                 chunk, count = ctx.fresh("chunk"), ctx.fresh("count")
-                bounds = ast.Tuple([_copy(a) for a in inner.iter.args], ast.Load())
+                bounds = ast.Tuple([copy_expr(a) for a in inner.iter.args], ast.Load())
                 taken = ast.Assign(
                     [ast.Tuple([name(chunk, True), name(count, True)], ast.Store())],
                     call(rt("chunk"), name(rows), bounds, ast.Constant(sites)),
                 )
                 index = outer.body.index(inner)
-                outer.body[index:index] = [ast.Assign([name(rows, True)], ast.List([], ast.Load()))]
-                index = outer.body.index(inner) + 1
-                outer.body[index:index] = [taken, append_of(chunks, chunk), append_of(counts, count)]
+                fresh = ast.Assign([name(rows, True)], ast.List([], ast.Load()))
+                handed = [taken, append_of(chunks, chunk), append_of(counts, count)]
+                outer.body[index : index + 1] = [_at(fresh, inner), inner, *(_at(s, inner) for s in handed)]
                 before += [ast.Assign([name(n, True)], ast.List([], ast.Load())) for n in (chunks, counts)]
                 after.append(
                     ast.Assign(
@@ -73,20 +73,16 @@ class NestedLoopAppends(Pass):
                 )
         if not after:
             return None
-        out = [*before, outer, *after]
-        for stmt in out:
-            if stmt is not outer:
-                ast.copy_location(stmt, outer)
-        for stmt in outer.body:
-            ast.fix_missing_locations(stmt)
-            if not hasattr(stmt, "lineno"):
-                ast.copy_location(stmt, outer)
-        return [ast.fix_missing_locations(s) for s in out]
+        return [*(_at(s, outer) for s in before), outer, *(_at(s, outer) for s in after)]
+
+
+def _at(stmt: ast.stmt, like: ast.stmt) -> ast.stmt:
+    return ast.fix_missing_locations(ast.copy_location(stmt, like))
 
 
 def _filled(inner: ast.For, outer: ast.For) -> set[str]:
     """Lists appended to in ``inner`` (directly or in its `if`s) that ``outer`` uses nowhere else."""
-    appended = [append_target(s) for s in _own(inner.body)]
+    appended = [append_target(s) for s in own_statements(inner.body)]
     found = set()
     for target in {t for t in appended if t}:
         uses = sum(isinstance(n, ast.Name) and n.id == target for n in ast.walk(outer))
@@ -95,18 +91,10 @@ def _filled(inner: ast.For, outer: ast.For) -> set[str]:
     return found
 
 
-def _own(stmts: list[ast.stmt]):
-    for stmt in stmts:
-        yield stmt
-        if isinstance(stmt, ast.If):
-            yield from _own(stmt.body)
-            yield from _own(stmt.orelse)
-
-
 def _rename_appends(stmts: list[ast.stmt], target: str, rows: str) -> int:
     """``target.append(v)`` -> ``rows.append(v)`` in ``stmts`` and their `if`s; how many there are."""
     count = 0
-    for stmt in _own(stmts):
+    for stmt in own_statements(stmts):
         if append_target(stmt) == target:
             stmt.value.func.value = name(rows)
             count += 1
@@ -115,10 +103,6 @@ def _rename_appends(stmts: list[ast.stmt], target: str, rows: str) -> int:
 
 def _names(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
-def _copy(node: ast.expr) -> ast.expr:
-    return ast.parse(ast.unparse(node), mode="eval").body
 
 
 def _outer(stmt: ast.stmt) -> bool:
