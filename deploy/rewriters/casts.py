@@ -6,6 +6,8 @@ values) and keeps the value symbolic (a tensor / symbolic size) while torch.expo
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from deploy.rewriters.list_builtins import reduce_rows
@@ -13,6 +15,7 @@ from deploy.rewriters.values import (
     StackedList,
     as_predicate,
     as_rows,
+    as_tensor_value,
     is_sym_bool,
     is_sym_int,
     is_symbolic,
@@ -300,3 +303,23 @@ def _tensor_fill(fill: object, kwargs: dict) -> bool:
 
 def _expanded(fill: torch.Tensor, shape, dtype, device) -> torch.Tensor:
     return fill.reshape(()).to(dtype=dtype, device=device).expand(shape).clone()
+
+
+_MATH = {
+    "log": torch.log,
+    "log2": torch.log2,
+    "log10": torch.log10,
+    "log1p": torch.log1p,
+    "sqrt": torch.sqrt,
+    "exp": torch.exp,
+}
+
+
+def math_call(fn, value: object) -> object:
+    """``math.log(n)`` (``sqrt``, ``exp``, ...) of a dynamic size or a tensor while exporting: the
+    0-d float tensor of that function, where Python's would specialise the size to its example
+    value (or read the tensor); ``fn(value)`` otherwise."""
+    name = getattr(fn, "__name__", "")
+    if name in _MATH and fn is getattr(math, name) and is_tracing() and is_symbolic(value):
+        return _MATH[name](as_tensor_value(value).to(torch.float32))
+    return fn(value)

@@ -252,3 +252,21 @@ def sizes_kept(body_fn):
         return type(new_values)(kept) if isinstance(new_values, tuple) else kept, appended
 
     return body
+
+
+def unit_steps(start, stop, step, body_fn) -> tuple:
+    """``range(start, stop, step)`` whose step is known only at run time (``step = 2 if n > 16
+    else 1``) as ``range(0, trips)``, the body given ``start + j * step``: (start, stop, step,
+    body_fn) of that loop. The step must be positive, which is checked at run time."""
+    if any(isinstance(b, torch.Tensor) for b in (start, stop, step)):
+        start, stop, step = (as_tensor_value(b).reshape(()).to(torch.int64) for b in (start, stop, step))
+        torch._check((step > 0).item())
+        trips = torch.clamp((stop - start + step - 1) // step, min=0)
+    else:
+        torch._check(step > 0)
+        trips = torch.sym_max((stop - start + step - 1) // step, 0)
+
+    def stepped(index, *values):
+        return body_fn(start + index * step, *values)
+
+    return 0, trips, 1, stepped

@@ -36,6 +36,7 @@ from deploy.rewriters.loop_common import (
     python_while,
     sizes_kept,
     to_tensor_predicate,
+    unit_steps,
 )
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.row_lists import carried_as_rows, while_as_rows
@@ -262,8 +263,10 @@ def _graph_for(
 ):
     site = sites.get_site(site_id)
     check_supported(site)
-    if is_symbolic(step) or step == 0:
-        raise site.error("the step of a range() loop over a tensor/dynamic bound must be a Python int")
+    if is_symbolic(step):
+        start, stop, step, body_fn = unit_steps(start, stop, step, body_fn)
+    if step == 0:
+        raise site.error("range() arg 3 must not be zero")
     if accumulators and step == 1 and data_bound(0, start) and not isinstance(stop, torch.Tensor):
         # `range(i + 1, n)` after a data-dependent `i` appends 0 or more values: counted from 0,
         # so the buffered while_loop (which may run 0 times) takes it; scan refuses a length that

@@ -59,6 +59,13 @@ def getitem(obj: object, index: object) -> object:
     entries = index if isinstance(index, tuple) else (index,)
     if run_time_bounds(entries):  # `tokens[:n]`, n = int(count.item())
         return sliced(obj, entries)
+    if any(isinstance(e, RunTimeSlice) for e in entries) and not any(
+        e is None or e is Ellipsis for e in entries
+    ):
+        # `img[:, top:bottom, left]`: the run-time slices first, then the rest of the index
+        obj = sliced(obj, tuple(e if isinstance(e, RunTimeSlice) else slice(None) for e in entries))
+        entries = tuple(slice(None) if isinstance(e, RunTimeSlice) else e for e in entries)
+        index = entries if isinstance(index, tuple) else entries[0]
     if isinstance(index, int) and not is_sym_int(index) and obj.dim() and is_sym_int(obj.shape[0]):
         if in_loop_body_now():
             # `prev[0]` of a carried value inside a loop body: torch's bounds check on its

@@ -14,6 +14,8 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
   ``torch.full(size, v)`` / ``torch.full_like(x, v)`` of a computed ``v`` -> runtime versions that
   expand a tensor ``v`` (torch reads it with ``.item()``); ``torch.linspace(a, b, n)`` over a symbolic ``n`` -> an arange (torch's needs a specialised int);
   ``x.unfold(d, n, k)`` over a symbolic ``n`` -> a gather of the windows (the same reason).
+- ``math.log(n)`` (``sqrt``, ``exp``, ...) of a dynamic size or tensor -> a 0-d tensor (Python's
+  would specialise the size).
 - ``w.T`` / ``w.mT`` -> runtime calls (a permute traced in the body, not a lifted aliasing input).
 """
 
@@ -31,6 +33,7 @@ _BUILTINS = set(dir(builtins))
 # ``w.T`` read inside a graph op's body: dynamo lifts the attribute of a closed-over tensor as a
 # separate input, a view aliasing ``w`` (refused); as a call it is an op inside the body
 _TRANSPOSES = {"T": "transposed", "mT": "matrix_transposed"}
+_MATH = {"log", "log2", "log10", "log1p", "sqrt", "exp"}
 
 
 def _is_torch_attr(func: ast.expr, attr: str) -> bool:
@@ -48,6 +51,18 @@ def _is_one_hot(func: ast.expr, node: ast.Call) -> bool:
         isinstance(func, ast.Attribute)
         and func.attr == "one_hot"
         and len(node.args) == 2
+        and not node.keywords
+    )
+
+
+def _is_math(func: ast.expr, node: ast.Call) -> bool:
+    """``math.log(x)`` (``sqrt``, ``exp``, ...) under any alias of math (checked at run time)."""
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id not in ("torch", "F", "np", "numpy")
+        and func.attr in _MATH
+        and len(node.args) == 1
         and not node.keywords
     )
 
@@ -106,6 +121,9 @@ class _CallRewriter(ast.NodeTransformer):
         if _is_unfold(func, node):
             self.ctx.rewrote = True  # `frame.unfold(0, T // 2, 1)`: Tensor.unfold fixes its window size
             return ast.copy_location(ast.Call(rt("unfold"), [func.value, *node.args], []), node)
+        if _is_math(func, node):
+            self.ctx.rewrote = True  # `math.log(context.shape[0])` of a dynamic size: a tensor, not a guard
+            return ast.copy_location(ast.Call(rt("math_call"), [func, *node.args], []), node)
         if _is_one_hot(func, node):
             self.ctx.rewrote = True  # `F.one_hot(k, x.shape[0])`: one_hot fixes its class count
             return ast.copy_location(ast.Call(rt("one_hot"), [func, *node.args], []), node)

@@ -37,6 +37,7 @@ from tests.rewriters.models import (
     runtime_sizes,
     shapes,
     shrinking,
+    size_values,
     sizes,
     slot_appends,
     state,
@@ -76,6 +77,7 @@ CASES = (
     + dispatch.CASES
     + iteration.CASES
     + counters.CASES
+    + size_values.CASES
     + sizes.CASES
     + aliasing.CASES
     + lists.CASES

@@ -1,0 +1,97 @@
+"""Sizes used as values: a range step a size test picks, ``math.log`` of a dynamic size, a
+window whose bounds come from earlier loops."""
+
+import math
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+LENGTH = torch.export.Dim("length", min=2, max=48)
+
+
+class StridedPreview(nn.Module):
+    """Every other row of a long input, every row of a short one: ``range(0, n, step)`` with the
+    step picked by a size test."""
+
+    def forward(self, x):
+        step = 2 if x.shape[0] > 8 else 1
+        rows = []
+        for d in range(0, x.shape[0], step):
+            rows.append(x[d] * 2.0 + 1.0)
+        return torch.stack(rows)
+
+
+class EntropyGate(nn.Module):
+    """A threshold scaled by ``math.log`` of a (kept) number of rows."""
+
+    def forward(self, x):
+        if x.shape[0] > 12:
+            x = x[-12:]
+        p = torch.softmax(x, dim=0)
+        entropy = -(p * torch.log(p)).sum(0).mean()
+        if entropy > 0.9 * math.log(x.shape[0]):
+            return x.mean(0), torch.ones((), dtype=torch.int64)
+        return x.amax(0), torch.zeros((), dtype=torch.int64)
+
+
+class InkWindow(nn.Module):
+    """Crop rows by two `while` loops, then scan columns within those rows: the column test reads
+    ``x[top:bottom, left]`` with bounds the earlier loops found."""
+
+    def forward(self, x):
+        top = 0
+        while x[top].abs().amax() < 0.5:
+            top += 1
+        bottom = x.shape[0]
+        while x[bottom - 1].abs().amax() < 0.5:
+            bottom -= 1
+        left = 0
+        while x[top:bottom, left].abs().amax() < 0.5:
+            left += 1
+        return x[top:bottom, left:], torch.tensor([top, bottom, left])
+
+
+def _ink(rows: int, cols: int, top: int, bottom: int, left: int) -> torch.Tensor:
+    g = torch.Generator().manual_seed(rows * 100 + cols)
+    x = 0.1 * torch.rand(rows, cols, generator=g)
+    x[top : rows - bottom, left:] = 1.0 + torch.rand(rows - top - bottom, cols - left, generator=g)
+    return x
+
+
+def _peaked(rows: int, cols: int) -> torch.Tensor:
+    x = torch.zeros(rows, cols)
+    x[-1] = 6.0
+    return x
+
+
+def _flat(rows: int, cols: int) -> torch.Tensor:
+    return torch.linspace(0.0, 0.01, rows * cols).reshape(rows, cols)
+
+
+CASES = [
+    Case(
+        "a_range_step_picked_by_a_size_test",
+        seeded(StridedPreview),
+        (torch.randn(12, 3),),
+        [(torch.randn(5, 3),), (torch.randn(9, 3),), (torch.randn(8, 3),), (torch.randn(31, 3),)],
+        ({0: LENGTH},),
+    ),
+    Case(
+        "math_log_of_a_size_a_size_branch_kept",
+        seeded(EntropyGate),
+        (_flat(20, 4),),
+        [(_peaked(20, 4),), (_flat(6, 4),), (_peaked(6, 4),), (_flat(13, 4),)],
+        ({0: LENGTH},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "a_window_bounded_by_earlier_while_loops",
+        seeded(InkWindow),
+        (_ink(10, 8, 2, 3, 1),),
+        [(_ink(6, 5, 0, 0, 0),), (_ink(16, 9, 4, 1, 3),), (_ink(7, 12, 1, 2, 5),)],
+        ({0: torch.export.Dim("rows", min=4, max=32), 1: torch.export.Dim("cols", min=4, max=32)},),
+        constructs=("while->while_loop",),
+    ),
+]
