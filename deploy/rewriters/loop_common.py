@@ -12,6 +12,7 @@ from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.error_text import _explain, _nested_deploy_error, marked_site_error
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
+from deploy.rewriters.placeholder_names import distinct_placeholder_names
 from deploy.rewriters.values import (
     Undefined,
     as_tensor_value,
@@ -80,6 +81,7 @@ def in_loop_body(operator, *args):
         with (
             unbacked_closures_as_tensors(*(a for a in args if callable(a))),
             distinct_unbacked_names(),
+            distinct_placeholder_names(),
             trace_state.probe_flag_kept(),
         ):
             state = trace_state.TRACE_STATE

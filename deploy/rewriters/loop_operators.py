@@ -10,6 +10,8 @@ rest to while_loop.
 
 from __future__ import annotations
 
+import sys
+
 import torch
 from torch._higher_order_ops.while_loop import while_loop
 
@@ -227,6 +229,15 @@ def _graph_or_grown(start, stop, step, body_fn, args, accumulators, names, site_
         raise
 
 
+def _instead(build):
+    """A second way to emit a loop whose first failed: its value, else the first way's error."""
+    error = sys.exc_info()[1]
+    try:
+        return build()
+    except NotDeployableError:
+        raise error from None
+
+
 def _prepended(values: object, size: int) -> object:
     """A list the loop grew with ``insert(0, v)``, from one it grew by appending to (``size``
     values were there before the loop): the loop's values reversed, then the earlier ones."""
@@ -355,7 +366,11 @@ def _graph_for(
             )
         if isinstance(start, int) and is_derived_size(stop):  # `range(h // 32)`: may run 0 or 1 times
             return counted(start, stop, step, body_fn, carried, accumulators, names, site)
-        return _scan_for(start, stop, step, body_fn, carried, accumulators, names, site)
+        try:
+            return _scan_for(start, stop, step, body_fn, carried, accumulators, names, site)
+        except NotDeployableError:
+            # scan refuses some bodies a while_loop takes (a global constant tensor as an input)
+            return _instead(lambda: buffered(stop))
     index0 = as_tensor_value(start) if not isinstance(start, torch.Tensor) else start.to(torch.int64)
     # a tensor bound is carried (unchanged) rather than closed over: a bound that is an enclosing
     # loop's counter is also read by the body, and dynamo lifts one tensor closed over by both the

@@ -33,6 +33,7 @@ from deploy.rewriters.int_outputs import (
 from deploy.rewriters.logic import truth
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
+from deploy.rewriters.placeholder_names import distinct_placeholder_names
 from deploy.rewriters.selects import _decode, _encode, _where, select, select_at_top_level
 from deploy.rewriters.shape_cond import (
     bound_new_sizes,
@@ -136,6 +137,7 @@ def _cond(pred, then_fn, else_fn):
         tracing_branches(pred),
         unbacked_closures_as_tensors(then_fn, else_fn),
         distinct_unbacked_names(),
+        distinct_placeholder_names(),
         probe_flag_kept(),
     ):
         return rebuild(torch.cond(as_predicate(pred), encoded_then, encoded_else, ()))

@@ -33,6 +33,7 @@ from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
 from deploy.rewriters.module_stack import kept_on_failure
+from deploy.rewriters.placeholder_names import distinct_placeholder_names
 from deploy.rewriters.size_facts import define_choice, suppressed_guards
 from deploy.rewriters.values import is_sym_int
 
@@ -173,7 +174,11 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
 
         return run
 
-    with unbacked_closures_as_tensors(then_fn, else_fn), distinct_unbacked_names():
+    with (
+        unbacked_closures_as_tensors(then_fn, else_fn),
+        distinct_unbacked_names(),
+        distinct_placeholder_names(),
+    ):
         flat = list(torch.cond(pred, packed(then_fn), packed(else_fn), ()))
     leaves, same = [], {}
     for i, layout in enumerate(layouts):

@@ -20,6 +20,7 @@ from tests.rewriters.models import (
     indexing,
     iteration,
     length_bounds,
+    lifted_inputs,
     list_api,
     lists,
     literals,
@@ -78,6 +79,7 @@ CASES = (
     + iteration.CASES
     + counters.CASES
     + size_values.CASES
+    + lifted_inputs.CASES
     + sizes.CASES
     + aliasing.CASES
     + lists.CASES
