@@ -194,17 +194,30 @@ def setitem(obj: object, index: object, value: object) -> object:
         update = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
         return torch.ops.aten.index_put.default(obj, positions, update.to(obj.dtype))
     result = obj.clone()
-    result[index] = value
+    # a Python number as torch.full, not a constant tensor lifted into a graph op's body
+    result[index] = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
     return result
 
 
+def _position_list(entry: object) -> bool:
+    """A 1-d integer tensor of positions."""
+    return (
+        isinstance(entry, torch.Tensor)
+        and entry.dim() == 1
+        and not entry.dtype.is_floating_point
+        and entry.dtype != torch.bool
+    )
+
+
 def _index_put_positions(entries: tuple) -> list | None:
-    """index_put's indices for entries that are ints, 0-d integer tensors or full slices (at least one
-    position; trailing full slices dropped); None for anything else."""
+    """index_put's indices for entries that are ints, 0-d or 1-d integer tensors or full slices (at
+    least one position; trailing full slices dropped); None for anything else."""
     positions = []
     for entry in entries:
         if is_scalar_index(entry):
             positions.append(entry.reshape(()).to(torch.int64))
+        elif _position_list(entry):  # `used[channels[nbr]] = True`
+            positions.append(entry.to(torch.int64))
         elif isinstance(entry, int) and not isinstance(entry, bool) and not is_sym_int(entry):
             positions.append(torch.full((), entry, dtype=torch.int64))
         elif isinstance(entry, slice) and entry == slice(None):

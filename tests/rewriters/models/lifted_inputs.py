@@ -1,5 +1,5 @@
 """Values torch lifts into graph op bodies: a module-level constant tensor a helper reads inside a
-loop body, and values lifted through three nested loops (dynamo names each lifted input after its
+loop body, a Python constant stored at tensor positions, and values lifted through three nested loops (dynamo names each lifted input after its
 value and a suffix; a name one level up may already carry that suffix)."""
 
 import torch
@@ -64,6 +64,31 @@ class ChecksumRepair(nn.Module):
         return torch.stack(fixed)
 
 
+class GreedyLabels(nn.Module):
+    """Greedy graph colouring: each node takes the first label none of its earlier-labelled
+    neighbours use, marked by ``used[labels[nbr]] = True`` (a Python constant stored at tensor
+    positions inside the loop body)."""
+
+    def forward(self, adjacency):
+        n = adjacency.shape[0]
+        labels = torch.full((n,), -1, dtype=torch.int64)
+        for v in range(n):
+            nbr = adjacency[v] & (labels >= 0)
+            if not nbr.any():
+                labels[v] = 0
+                continue
+            used = torch.zeros(4, dtype=torch.bool)
+            used[labels[nbr]] = True
+            labels[v] = torch.where(used, 3, torch.arange(4)).min()  # label 3 when all are used
+        return labels
+
+
+def _graph(n: int, seed: int, density: float) -> tuple:
+    g = torch.Generator().manual_seed(seed)
+    upper = torch.rand(n, n, generator=g).triu(1) < density
+    return (upper | upper.T,)
+
+
 def _code(prefix: list[int], wrong_at: int = -1, doubt: tuple = ()) -> tuple:
     total = sum(d * w for d, w in zip(prefix, [1, 3] * 3))
     code = prefix + [(10 - total % 10) % 10]
@@ -87,6 +112,13 @@ CASES = [
         (torch.tensor([[1.0, 2.0, 0.5], [-1.0, -2.0, 0.0], [0.5, -0.1, 0.2]]),),
         [(torch.tensor([[2.0, 1.0, 0.0], [-3.0, 0.5, 0.5]]),), (torch.tensor([[-1.0, 0.0, 0.0]] * 5),)],
         ({0: torch.export.Dim("rows", min=2, max=16)},),
+    ),
+    Case(
+        "a_python_constant_stored_at_tensor_positions_in_a_loop_body",
+        GreedyLabels,
+        _graph(6, 0, 0.5),
+        [_graph(3, 1, 0.0), _graph(9, 2, 0.7), _graph(12, 3, 0.3)],
+        ({0: torch.export.Dim("nodes", min=2, max=32), 1: torch.export.Dim("nodes", min=2, max=32)},),
     ),
     Case(
         "three_nested_loops_lifting_values_from_each_level",
