@@ -305,7 +305,7 @@ def _expanded(fill: torch.Tensor, shape, dtype, device) -> torch.Tensor:
     return fill.reshape(()).to(dtype=dtype, device=device).expand(shape).clone()
 
 
-_MATH = {
+MATH = {  # math functions of a size or tensor computed as tensors (passes/calls.py routes them)
     "log": torch.log,
     "log2": torch.log2,
     "log10": torch.log10,
@@ -320,6 +320,6 @@ def math_call(fn, value: object) -> object:
     0-d float tensor of that function, where Python's would specialise the size to its example
     value (or read the tensor); ``fn(value)`` otherwise."""
     name = getattr(fn, "__name__", "")
-    if name in _MATH and fn is getattr(math, name) and is_tracing() and is_symbolic(value):
-        return _MATH[name](as_tensor_value(value).to(torch.float32))
+    if name in MATH and fn is getattr(math, name) and is_tracing() and is_symbolic(value):
+        return MATH[name](as_tensor_value(value).to(torch.float32))
     return fn(value)

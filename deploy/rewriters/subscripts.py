@@ -181,22 +181,22 @@ def setitem(obj: object, index: object, value: object) -> object:
         # clamped like reads: a branch computed but not taken (a select) may hold a position past
         # the end (`out[count] = v` once count reached the size), which eager never writes
         position = _in_range(entries[dim], obj.shape[dim])
-        # a Python number as torch.full: torch.as_tensor would be a constant tensor lifted into the
-        # graph op's body, which functionalisation refuses there
-        value = (
-            value.to(obj.dtype) if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
-        ).expand(getitem(obj, index).shape)
+        value = _update(value, obj).expand(getitem(obj, index).shape)
         return obj.index_copy(dim, position, value.unsqueeze(dim))
     positions = _index_put_positions(entries)
     if positions is not None:
         # `no_sign[0, 5] = 10.0` in a branch: a functional index_put (a clone written in place inside
         # a graph op's body breaks torch.onnx's decompositions)
-        update = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
-        return torch.ops.aten.index_put.default(obj, positions, update.to(obj.dtype))
+        return torch.ops.aten.index_put.default(obj, positions, _update(value, obj))
     result = obj.clone()
-    # a Python number as torch.full, not a constant tensor lifted into a graph op's body
-    result[index] = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
+    result[index] = _update(value, obj)
     return result
+
+
+def _update(value: object, obj: torch.Tensor) -> torch.Tensor:
+    """The value stored into ``obj``, in its dtype: a Python number as torch.full, not a constant
+    tensor lifted into a graph op's body (which functionalisation and torch.onnx refuse there)."""
+    return value.to(obj.dtype) if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
 
 
 def _position_list(entry: object) -> bool:
@@ -247,8 +247,7 @@ def store(obj: object, index: object, value: object) -> object:
         indices = [e.reshape(()).to(torch.int64) if is_scalar_index(e) else None for e in entries]
         while indices and indices[-1] is None:
             indices.pop()
-        update = value if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
-        torch.ops.aten.index_put_.default(obj, indices, update.to(obj.dtype))
+        torch.ops.aten.index_put_.default(obj, indices, _update(value, obj))
         return obj
     obj[index] = value
     return obj

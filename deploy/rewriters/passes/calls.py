@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import builtins
 
+from deploy.rewriters.casts import MATH
 from deploy.rewriters.passes.base import Context, Pass, rooted_at_self, rt
 
 _CASTS = {"bool": "bool_", "int": "int_", "float": "float_", "len": "len_", "list": "list_", "sum": "sum_"}
@@ -33,7 +34,6 @@ _BUILTINS = set(dir(builtins))
 # ``w.T`` read inside a graph op's body: dynamo lifts the attribute of a closed-over tensor as a
 # separate input, a view aliasing ``w`` (refused); as a call it is an op inside the body
 _TRANSPOSES = {"T": "transposed", "mT": "matrix_transposed"}
-_MATH = {"log", "log2", "log10", "log1p", "sqrt", "exp"}
 
 
 def _is_torch_attr(func: ast.expr, attr: str) -> bool:
@@ -61,7 +61,7 @@ def _is_math(func: ast.expr, node: ast.Call) -> bool:
         isinstance(func, ast.Attribute)
         and isinstance(func.value, ast.Name)
         and func.value.id not in ("torch", "F", "np", "numpy")
-        and func.attr in _MATH
+        and func.attr in MATH
         and len(node.args) == 1
         and not node.keywords
     )
