@@ -5,10 +5,12 @@ from __future__ import annotations
 import contextlib
 
 import torch
+from torch._higher_order_ops.while_loop import while_loop
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
 from torch.utils import _pytree as pytree
 
 from deploy.rewriters import operators, sites, trace_state
+from deploy.rewriters.branch_guards import guarded_cond
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.error_text import _explain, _nested_deploy_error, marked_site_error
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
@@ -84,6 +86,8 @@ def in_loop_body(operator, *args):
             distinct_placeholder_names(),
             trace_state.probe_flag_kept(),
         ):
+            if operator is while_loop:
+                args = (guarded_cond(args[0]), *args[1:])
             state = trace_state.TRACE_STATE
             if torch.compiler.is_dynamo_compiling() or not state.conds_in_body:
                 return operator(*args)  # a loop nested in a traced body: as its outer loop does

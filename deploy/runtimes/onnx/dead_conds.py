@@ -5,7 +5,9 @@ A probe of one loop iteration (rewriters/loop_common.probe_iteration, shrinking_
 loop body once for its shapes; its nodes are dead, but torch.export keeps them, and torch.onnx's
 decomposition re-runs them (a `narrow` to a data-dependent size there fails as a "memo disaster").
 Nodes whose results nothing reads and that have no effect (FX's dead-code rule: asserts stay) are
-removed from every graph.
+removed from every graph, after the checks of a tensor's dtype and device (`_assert_tensor_metadata`,
+which torch.export adds where `torch.tensor([top, ...])` reads a loop's counter): those would keep a
+dead probe's loop alive, to run (on values it was not written for) in the exported model.
 
 A top-level `if` whose branches gave different Python ints is traced a second time with the ints
 as 0-d tensors (rewriters/operators._ints_as_tensors_again); the first cond stays in the program
@@ -46,9 +48,17 @@ def _only_checked(node: Any, dead: set) -> bool:
 
 
 def remove_dead_nodes(program: Any) -> None:
+    import torch
+
+    metadata_check = torch.ops.aten._assert_tensor_metadata.default
     for module in program.graph_module.modules():
         graph = getattr(module, "graph", None)
-        if graph is not None and graph.eliminate_dead_code():
+        if graph is None:
+            continue
+        checks = [n for n in graph.nodes if n.op == "call_function" and n.target is metadata_check]
+        for node in checks:  # a dtype/device check of a value whose type is already known
+            graph.erase_node(node)
+        if graph.eliminate_dead_code() or checks:
             module.recompile()
 
 

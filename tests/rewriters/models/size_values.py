@@ -53,6 +53,26 @@ class InkWindow(nn.Module):
         return x[top:bottom, left:], torch.tensor([top, bottom, left])
 
 
+class BlankOrCrop(nn.Module):
+    """A blank page returns early with its own shape; otherwise `while` loops peel the blank border.
+    Computed on a blank page (both paths are, when the returned shapes differ), the loops would walk
+    past the last row."""
+
+    def forward(self, x):
+        if x.abs().amax() < 0.5:
+            return x, torch.tensor([0, x.shape[0], 0])
+        top = 0
+        while x[top].abs().amax() < 0.5:
+            top += 1
+        bottom = x.shape[0]
+        while x[bottom - 1].abs().amax() < 0.5:
+            bottom -= 1
+        left = 0
+        while x[top:bottom, left].abs().amax() < 0.5:
+            left += 1
+        return x[top:bottom, left:] * 2.0, torch.tensor([top, bottom, left])
+
+
 def _ink(rows: int, cols: int, top: int, bottom: int, left: int) -> torch.Tensor:
     g = torch.Generator().manual_seed(rows * 100 + cols)
     x = 0.1 * torch.rand(rows, cols, generator=g)
@@ -91,6 +111,14 @@ CASES = [
         seeded(InkWindow),
         (_ink(10, 8, 2, 3, 1),),
         [(_ink(6, 5, 0, 0, 0),), (_ink(16, 9, 4, 1, 3),), (_ink(7, 12, 1, 2, 5),)],
+        ({0: torch.export.Dim("rows", min=4, max=32), 1: torch.export.Dim("cols", min=4, max=32)},),
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "loops_after_an_early_return_of_another_shape",
+        seeded(BlankOrCrop),
+        (_ink(10, 8, 2, 3, 1),),
+        [(0.1 * _flat(6, 5),), (_ink(16, 9, 4, 1, 3),), (0.2 * _flat(12, 7),), (_ink(7, 12, 0, 0, 0),)],
         ({0: torch.export.Dim("rows", min=4, max=32), 1: torch.export.Dim("cols", min=4, max=32)},),
         constructs=("while->while_loop",),
     ),

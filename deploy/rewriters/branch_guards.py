@@ -1,0 +1,57 @@
+"""Loops in a branch that is computed but not taken run no iterations.
+
+The last-resort select of an `if` (selects.select_at_top_level) computes both branches at the top
+level of the exported program and picks the taken one's outputs. A ``while`` in the other branch
+then runs on values it was not written for: after ``if blank: return img`` a border-peeling loop
+on a blank page walks past the image (an out-of-range gather at run time) or never ends. While a
+branch is computed this way, every ``while_loop`` emitted at the top level of it has its test
+and-ed with the branch's predicate, so on the path not taken it stops before its first iteration.
+The same holds for a top-level probe of a branch (its nodes are dead, but the checks torch adds on a
+size it reads, ``top`` in ``x[top:bottom]``, keep them in the program): its loops run no iterations.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import torch
+
+from deploy.rewriters import sites
+
+_GUARDS: list[torch.Tensor] = []
+
+
+@contextlib.contextmanager
+def taken_only_if(pred: torch.Tensor, value: bool = True) -> Iterator[None]:
+    """Within: top-level graph loops run only where ``pred`` (a bool tensor) is ``value``. A no-op
+    inside dynamo (a select in a loop body: a loop nested there is not guarded)."""
+    if torch.compiler.is_dynamo_compiling():
+        yield
+        return
+    _GUARDS.append(pred if value else torch.logical_not(pred))
+    try:
+        yield
+    finally:
+        _GUARDS.pop()
+
+
+def guarded_cond(cond_fn):
+    """``cond_fn`` and-ed with the enclosing branches' predicates (and with False in a probe);
+    ``cond_fn`` itself when there are none or inside a body dynamo traces (a loop nested there runs
+    only when its outer one does)."""
+    if torch.compiler.is_dynamo_compiling():
+        return cond_fn
+    guards = list(_GUARDS)
+    if sites.is_probing():
+        guards.append(torch.zeros((), dtype=torch.bool))
+    if not guards:
+        return cond_fn
+    guard = guards[0]
+    for pred in guards[1:]:
+        guard = torch.logical_and(guard, pred)
+
+    def cond(*values):
+        return torch.logical_and(guard.reshape(()), cond_fn(*values))
+
+    return cond
