@@ -13,7 +13,7 @@ from deploy.rewriters import sites
 from deploy.rewriters.buffered_loop import buffered_for
 from deploy.rewriters.chunked_loop import counted_for, probe_examples
 from deploy.rewriters.loop_common import in_loop_body, loop_error
-from deploy.rewriters.values import is_sym_int
+from deploy.rewriters.values import StackedList, is_sym_int
 
 
 def data_bound(start: object, stop: object) -> bool:
@@ -81,3 +81,12 @@ def _emitted(site, names, build):
         raise loop_error(site, exc, names) from exc
     sites.mark_emitted(site.id, "for->while_loop")
     return result
+
+
+def prepended(values: object, size: int) -> object:
+    """A list the loop grew with ``insert(0, v)``, from one it grew by appending to (``size``
+    values were there before the loop): the loop's values reversed, then the earlier ones."""
+    if isinstance(values, StackedList):
+        earlier = list(reversed(values.prefix[size:])) + values.prefix[:size]
+        return StackedList([], values.stacked.flip(0), earlier + values.suffix)
+    return list(reversed(values[size:])) + list(values[:size])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import torch
 
 from deploy.rewriters import sites
-from deploy.rewriters.values import is_symbolic
+from deploy.rewriters.values import Undefined, as_tensor_value, is_symbolic, zeros_shaped_like
 
 
 def _is_state_list(value: object) -> bool:
@@ -26,6 +26,31 @@ def _is_state_list(value: object) -> bool:
         and len(value) > 0
         and all(isinstance(v, (torch.Tensor, int, float, bool)) or is_symbolic(v) for v in value)
     )
+
+
+def result_lists_defined(args: tuple, names: tuple[str, ...], run) -> tuple:
+    """``args`` where a `return` slot of the loop (``_deploy_last*``, no value before the loop) is
+    a list in one probed iteration (``run(values)``: the new values): a list of zeros shaped like
+    its entries, so the loop carries it entry by entry like any list (``return summary(games)``
+    of ``games = [0, 0]`` inside the loop)."""
+    slots = [
+        i
+        for i, (v, n) in enumerate(zip(args, names))
+        if isinstance(v, Undefined) and n.startswith("_deploy_last")
+    ]
+    if not slots:
+        return args
+    from deploy.rewriters.loop_common import _probe_values
+
+    new_values = _probe_values(run, args)
+    if new_values is None:
+        return args
+    out = list(args)
+    for i in slots:
+        value = new_values[i]
+        if _is_state_list(value):
+            out[i] = type(value)(zeros_shaped_like(as_tensor_value(v)) for v in value)
+    return tuple(out)
 
 
 class ListState:

@@ -18,7 +18,7 @@ from torch._higher_order_ops.while_loop import while_loop
 from deploy.errors import NotDeployableError
 from deploy.rewriters import sites, trace_state
 from deploy.rewriters.appending_loops import buffered as buffered_loop
-from deploy.rewriters.appending_loops import counted, data_bound, unbacked
+from deploy.rewriters.appending_loops import counted, data_bound, prepended, unbacked
 from deploy.rewriters.buffered_while import buffered_while
 from deploy.rewriters.chunked_loop import (
     chunked_for,
@@ -26,7 +26,7 @@ from deploy.rewriters.chunked_loop import (
     is_derived_size,
 )
 from deploy.rewriters.growing_loop import grown_for
-from deploy.rewriters.list_state import ListState
+from deploy.rewriters.list_state import ListState, result_lists_defined
 from deploy.rewriters.loop_common import (
     carry,
     check_supported,
@@ -46,7 +46,6 @@ from deploy.rewriters.scan_loop import scan_for as _scan_for
 from deploy.rewriters.shrinking_loop import shrunk_while
 from deploy.rewriters.unrolled_loop import try_unrolled
 from deploy.rewriters.values import (
-    StackedList,
     Undefined,
     as_predicate,
     as_tensor_value,
@@ -71,6 +70,10 @@ def while_stmt(
     """``while cond: body`` where cond/body take the loop-carried variables and body returns them;
     with ``lists`` (appended to once per iteration) the body also returns the appended values, the
     result is (carried, lists) and ``capacity`` bounds the iterations (buffered_while.py)."""
+    if is_tracing():  # a list a `return` in the loop gives: carried entry by entry, as any list
+        args = result_lists_defined(
+            args, names, lambda v: body_fn(*v)[0] if capacity or lists else body_fn(*v)
+        )
     state = ListState(args, names, site_id) if is_tracing() else None
     if state:  # lists of tensors among the loop variables: carried entry by entry (list_state.py)
         return state.while_loop(while_stmt, cond_fn, body_fn, args, site_id, lists, capacity)
@@ -141,8 +144,10 @@ def for_range(
         sizes = [len(acc) for acc in accumulators]
         args, lists = for_range(bounds, body_fn, args, accumulators, names, site_id, break_index, skip_index)
         return args, tuple(
-            _prepended(lst, size) if first else lst for lst, size, first in zip(lists, sizes, prepends)
+            prepended(lst, size) if first else lst for lst, size, first in zip(lists, sizes, prepends)
         )
+    if is_tracing():
+        args = result_lists_defined(args, names, lambda v: body_fn(_range_bounds(bounds)[0], *v)[0])
     state = ListState(args, names, site_id) if is_tracing() else None
     if state:  # lists of tensors among the loop variables: carried entry by entry (list_state.py)
         return state.range_loop(for_range, bounds, body_fn, args, accumulators, break_index, skip_index)
@@ -236,15 +241,6 @@ def _instead(build):
         return build()
     except NotDeployableError:
         raise error from None
-
-
-def _prepended(values: object, size: int) -> object:
-    """A list the loop grew with ``insert(0, v)``, from one it grew by appending to (``size``
-    values were there before the loop): the loop's values reversed, then the earlier ones."""
-    if isinstance(values, StackedList):
-        earlier = list(reversed(values.prefix[size:])) + values.prefix[:size]
-        return StackedList([], values.stacked.flip(0), earlier + values.suffix)
-    return list(reversed(values[size:])) + list(values[:size])
 
 
 def _return_slot(name: str) -> bool:

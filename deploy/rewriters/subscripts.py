@@ -125,7 +125,32 @@ def _as_table(values: tuple | list) -> torch.Tensor | None:
         first = values[0]
         if all(v.dtype == first.dtype and v.shape == first.shape for v in values):
             return torch.stack(list(values))
+    if values and all(_scalar_entry(v) for v in values):
+        # `points[w]` of `[0, 0]` a converted loop carries (its entries 0-d tensors by now)
+        entries = [as_tensor_value(v) for v in values]
+        dtype = entries[0].dtype
+        for entry in entries[1:]:
+            dtype = torch.promote_types(dtype, entry.dtype)
+        return torch.stack([entry.to(dtype) for entry in entries])
     return None
+
+
+def _scalar_entry(value: object) -> bool:
+    """A Python int/float, a symbolic int or a 0-d int/float tensor (a list of such is one table)."""
+    if isinstance(value, torch.Tensor):
+        return value.dim() == 0 and value.dtype != torch.bool
+    return type(value) in (int, float) or is_sym_int(value)
+
+
+def _stored_at_run_time_position(entries: list, index: object, value: object) -> list:
+    """``points[w] = v`` of a Python list at a position known only at run time (``w`` picked by a
+    converted branch): every entry becomes ``v`` where the position is its own and stays otherwise,
+    so the list keeps its length (a graph op carries it entry by entry)."""
+    size = len(entries)
+    position = as_tensor_value(index).reshape(()).to(torch.int64)
+    position = torch.where(position < 0, position + size, position)
+    value = as_tensor_value(value)
+    return [torch.where(position == i, value, as_tensor_value(old)) for i, old in enumerate(entries)]
 
 
 def _picked_row(table: torch.Tensor, index: object) -> torch.Tensor:
@@ -168,6 +193,9 @@ def setitem(obj: object, index: object, value: object) -> object:
         obj = list(obj)
         obj[index] = value
         return obj
+    if is_tracing() and isinstance(obj, list) and _run_time_position(index):
+        if all(_scalar_entry(v) for v in obj) and _scalar_entry(as_tensor_value(value)):
+            return _stored_at_run_time_position(obj, index, value)
     if type(obj).__name__ == "RowList":  # `bins[b] = v` of a list a graph loop carries (row_lists.py)
         return obj.put(index, value)
     if not (is_tracing() and isinstance(obj, torch.Tensor)):

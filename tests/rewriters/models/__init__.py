@@ -21,6 +21,7 @@ from tests.rewriters.models import (
     iteration,
     length_bounds,
     lifted_inputs,
+    list_positions,
     list_api,
     lists,
     literals,
@@ -94,4 +95,5 @@ CASES = (
     + in_place.CASES
     + python_loop_appends.CASES
     + nested_appends.CASES
+    + list_positions.CASES
 )
