@@ -36,6 +36,11 @@ def taken_only_if(pred: torch.Tensor, value: bool = True) -> Iterator[None]:
         _GUARDS.pop()
 
 
+def in_guarded_branch() -> bool:
+    """Whether a branch that may not be taken (or a probe) is being computed at the top level."""
+    return (bool(_GUARDS) or sites.is_probing()) and not torch.compiler.is_dynamo_compiling()
+
+
 def guarded_cond(cond_fn):
     """``cond_fn`` and-ed with the enclosing branches' predicates (and with False in a probe);
     ``cond_fn`` itself when there are none or inside a body dynamo traces (a loop nested there runs

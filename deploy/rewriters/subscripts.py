@@ -11,6 +11,7 @@ import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.rewriters.bounded_slices import RunTimeSlice, is_scalar_index, run_time_bounds, sliced
+from deploy.rewriters.branch_guards import in_guarded_branch
 from deploy.rewriters.casts import tensor
 from deploy.rewriters.trace_state import in_loop_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
@@ -56,6 +57,8 @@ def getitem(obj: object, index: object) -> object:
             return _picked_row(table, index)
     if not (is_tracing() and isinstance(obj, torch.Tensor)):
         return obj[_plain(index)]
+    if in_guarded_branch() and type(index) is int and obj.dim() and is_sym_int(obj.shape[0]):
+        return _read_or_zeros(obj, index)
     entries = index if isinstance(index, tuple) else (index,)
     if run_time_bounds(entries):  # `tokens[:n]`, n = int(count.item())
         return sliced(obj, entries)
@@ -107,6 +110,22 @@ def getitem(obj: object, index: object) -> object:
         position = _in_range(entry, result.shape[dim])
         result = result.index_select(dim, position).squeeze(dim)
     return result
+
+
+
+
+def _read_or_zeros(obj: torch.Tensor, index: int) -> torch.Tensor:
+    """``obj[index]`` of a dynamic size in a branch computed whether or not it is taken (a fact
+    torch learnt in either branch holds for both: no proof that the read is in range): on the
+    path where eager reads it, the entry; where eager would not (``slashes[1]`` under ``if
+    slashes.numel() >= 3`` of an URL with one slash), zeros rather than a read out of range."""
+    size = obj.shape[0]
+    padded = torch.cat([obj, torch.zeros((1, *obj.shape[1:]), dtype=obj.dtype)])
+    position = torch.full((1,), index, dtype=torch.int64)
+    position = position + size if index < 0 else position
+    inside = torch.logical_and(position >= 0, position < size)
+    position = torch.where(inside, position, torch.full((1,), 1, dtype=torch.int64) * size)
+    return padded.index_select(0, position)[0]
 
 
 def _run_time_position(index: object) -> bool:

@@ -267,6 +267,30 @@ class _ChoiceRewriter(ast.NodeTransformer):
         return node
 
 
+class _BranchConstantIndex(ast.NodeTransformer):
+    """``slashes[1]`` under ``if slashes.numel() >= 3`` -> runtime getitem: where both branches of
+    an `if` are computed (a select), the read on the path not taken must not fail out of range."""
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        index = node.slice
+        if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+            index = index.operand
+        if not (
+            isinstance(node.ctx, ast.Load)
+            and isinstance(node.value, ast.Name)
+            and isinstance(index, ast.Constant)
+            and type(index.value) is int
+        ):
+            return node
+        return ast.copy_location(call(rt("getitem"), node.value, node.slice), node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node
+
+    visit_Lambda = visit_FunctionDef
+
+
 class LoopIndexSubscripts(Pass):
     """Loop-counter subscripts and subscript stores -> runtime getitem/setitem."""
 
@@ -286,6 +310,11 @@ class LoopIndexSubscripts(Pass):
             node.body = [rewriter.visit(stmt) for stmt in node.body]
             if isinstance(node, ast.While):  # `while i < n and x[:, i].sum() != 0`
                 node.test = rewriter.visit(node.test)
+        for node in ast.walk(func):
+            if isinstance(node, ast.If):
+                reads = _BranchConstantIndex()
+                node.body = [reads.visit(stmt) for stmt in node.body]
+                node.orelse = [reads.visit(stmt) for stmt in node.orelse]
         params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self"}
         computed = _ComputedIndexRewriter(params)
         func.body = [computed.visit(stmt) for stmt in func.body]

@@ -73,6 +73,26 @@ class BlankOrCrop(nn.Module):
         return x[top:bottom, left:] * 2.0, torch.tensor([top, bottom, left])
 
 
+class HostPart(nn.Module):
+    """The host of a URL given as character codes: between the second and third slash, after the
+    second, or all of it. Both paths of the size tests are computed; ``slashes[1]`` on the path
+    not taken would read past a list of one slash."""
+
+    def forward(self, codes):
+        slashes = (codes == 47).nonzero().flatten()
+        if slashes.numel() >= 3:
+            host = codes[slashes[1] + 1 : slashes[2]]
+        elif slashes.numel() == 2:
+            host = codes[slashes[1] + 1 :]
+        else:
+            host = codes
+        return (host == 46).sum(), (host > 96).sum()
+
+
+def _url(text: str) -> tuple:
+    return (torch.tensor([ord(c) for c in text], dtype=torch.int64),)
+
+
 def _ink(rows: int, cols: int, top: int, bottom: int, left: int) -> torch.Tensor:
     g = torch.Generator().manual_seed(rows * 100 + cols)
     x = 0.1 * torch.rand(rows, cols, generator=g)
@@ -121,5 +141,12 @@ CASES = [
         [(0.1 * _flat(6, 5),), (_ink(16, 9, 4, 1, 3),), (0.2 * _flat(12, 7),), (_ink(7, 12, 0, 0, 0),)],
         ({0: torch.export.Dim("rows", min=4, max=32), 1: torch.export.Dim("cols", min=4, max=32)},),
         constructs=("while->while_loop",),
+    ),
+    Case(
+        "a_position_read_under_a_size_test_both_paths_computed",
+        seeded(HostPart),
+        _url("http://a.b.example.com/x/y"),
+        [_url("mail.example.org"), _url("ftp/x.y.z"), _url("https://shop.example.com"), _url("a//b/c.d")],
+        ({0: torch.export.Dim("chars", min=4, max=256)},),
     ),
 ]
