@@ -36,6 +36,15 @@ def taken_only_if(pred: torch.Tensor, value: bool = True) -> Iterator[None]:
         _GUARDS.pop()
 
 
+def both_branches(pred: torch.Tensor, then_fn, else_fn) -> tuple:
+    """``(then_fn(), else_fn())``, each computed with its loops guarded by its side of ``pred``."""
+    with taken_only_if(pred):
+        then_out = then_fn()
+    with taken_only_if(pred, False):
+        else_out = else_fn()
+    return then_out, else_out
+
+
 def in_guarded_branch() -> bool:
     """Whether a branch that may not be taken (or a probe) is being computed at the top level."""
     return (bool(_GUARDS) or sites.is_probing()) and not torch.compiler.is_dynamo_compiling()

@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch.utils import _pytree as pytree
 
-from deploy.rewriters.branch_guards import taken_only_if
+from deploy.rewriters.branch_guards import both_branches
 from deploy.rewriters.shape_cond import check_bounds, same_shape, same_size
 from deploy.rewriters.size_facts import define_choice
 
@@ -31,10 +31,9 @@ from deploy.rewriters.size_facts import define_choice
 def padded_select(pred: torch.Tensor, then_fn, else_fn, where):
     """Both branches computed, outputs picked by ``pred``; None when their structure, dtypes or
     ranks differ. ``where(pred, a, b)`` picks between same-shaped tensors."""
-    with taken_only_if(pred):  # its loops run only on the path taken (branch_guards.py)
-        then_leaves, then_spec = pytree.tree_flatten(then_fn())
-    with taken_only_if(pred, False):
-        else_leaves, else_spec = pytree.tree_flatten(else_fn())
+    then_out, else_out = both_branches(pred, then_fn, else_fn)  # loops run on the path taken only
+    then_leaves, then_spec = pytree.tree_flatten(then_out)
+    else_leaves, else_spec = pytree.tree_flatten(else_out)
     if then_spec != else_spec:
         return None
     picked = []

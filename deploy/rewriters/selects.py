@@ -9,7 +9,7 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statica
 from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters.branch_guards import taken_only_if
+from deploy.rewriters.branch_guards import both_branches
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.shape_cond import same_shape, same_size
@@ -55,10 +55,8 @@ def _where(pred: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor
 
 def select(pred: torch.Tensor, then_fn, else_fn):
     """Both branches computed, outputs picked by torch.where; None when the outputs do not line up."""
-    with taken_only_if(pred):  # at the top level, its loops run only on the path taken (branch_guards.py)
-        then_out = then_fn()
-    with taken_only_if(pred, False):
-        else_out = else_fn()
+    # at the top level, each branch's loops run only on the path taken (branch_guards.py)
+    then_out, else_out = both_branches(pred, then_fn, else_fn)
     then_leaves, then_spec = pytree.tree_flatten(then_out)
     else_leaves, else_spec = pytree.tree_flatten(else_out)
     if then_spec != else_spec:
@@ -137,10 +135,7 @@ def select_at_top_level(pred, then_fn, else_fn):
     try:
         with kept_on_failure():
             pred = as_predicate(pred)
-            with taken_only_if(pred):  # its loops run only on the path taken (branch_guards.py)
-                then_out = then_fn()
-            with taken_only_if(pred, False):
-                else_out = else_fn()
+            then_out, else_out = both_branches(pred, then_fn, else_fn)  # (branch_guards.py)
             selected = select(pred, lambda: then_out, lambda: else_out)
             if selected is None:
                 selected = padded_select(pred, lambda: then_out, lambda: else_out, _where)

@@ -112,8 +112,6 @@ def getitem(obj: object, index: object) -> object:
     return result
 
 
-
-
 def _read_or_zeros(obj: torch.Tensor, index: int) -> torch.Tensor:
     """``obj[index]`` of a dynamic size in a branch computed whether or not it is taken (a fact
     torch learnt in either branch holds for both: no proof that the read is in range): on the
