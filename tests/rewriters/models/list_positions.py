@@ -53,7 +53,7 @@ CASES = [
             _rallies([0, 1, 0, 1], 1),  # no game decided
             _rallies([0, 0, 0, 1, 1, 1, 1], 2),  # a game each, then a point
             _rallies([1, 1, 1, 0, 1, 1, 1, 0, 0], 3),  # B takes two games: the early return
-            _rallies([0, 1, 0, 1, 0, 0, 1, 0, 0, 0], 4),  # A wins two games after a long one: the early return
+            _rallies([0, 1, 0, 1, 0, 0, 1, 0, 0, 0], 4),  # A: two games, the early return
         ],
         ({0: torch.export.Dim("rallies", min=2, max=64)},),
         constructs=("for->while_loop",),
