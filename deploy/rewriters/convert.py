@@ -104,12 +104,25 @@ def _parse(fn: types.FunctionType) -> tuple[ast.FunctionDef, Context]:
         raise TypeError("not a def")
     func.decorator_list = []
     ast.increment_lineno(tree, first_line - 1)
+    _explicit_super(func)
     for node in ast.walk(func):  # what each site prints, taken before any pass rewrites the tests
         if isinstance(node, (ast.If, ast.While, ast.IfExp)):
             node._deploy_what = _short(ast.unparse(node.test))
         elif isinstance(node, ast.For):
             node._deploy_what = _short(f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}")
     return func, Context(file=file, first_line=first_line, lines=[line.rstrip("\n") for line in lines])
+
+
+def _explicit_super(func: ast.FunctionDef) -> None:
+    """``super()`` -> ``super(__class__, self)``: the zero-argument form reads the first argument of
+    the frame it runs in, which is a branch or loop-body function once a pass has moved it there."""
+    params = func.args.posonlyargs + func.args.args
+    if not params:
+        return
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
+            if not node.args and not node.keywords:
+                node.args = [ast.Name("__class__", ast.Load()), ast.Name(params[0].arg, ast.Load())]
 
 
 def _short(text: str) -> str:
@@ -140,6 +153,8 @@ def _convert_callees(fn: types.FunctionType, ctx: Context) -> bool:
         target = None
         if isinstance(callee, ast.Name):
             target = fn.__globals__.get(callee.id)
+        elif isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Call) and owner is not None:
+            target = _inherited(owner, callee.attr)  # super().forward(x)
         elif isinstance(callee, ast.Attribute) and owner is not None:
             target = inspect.getattr_static(owner, callee.attr, None)
             target = getattr(target, "__func__", target)
@@ -148,6 +163,14 @@ def _convert_callees(fn: types.FunctionType, ctx: Context) -> bool:
             _SITES[fn.__code__].extend(sites_of(target))
             changed = changed or converted is not target
     return changed
+
+
+def _inherited(owner: type, name: str) -> object:
+    """What ``super(owner, obj).name`` finds: the first definition after ``owner`` in its MRO."""
+    for base in owner.__mro__[1:]:
+        if name in vars(base):
+            return vars(base)[name]
+    return None
 
 
 def _owner_class(fn: types.FunctionType) -> type | None:

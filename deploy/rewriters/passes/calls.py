@@ -1,7 +1,7 @@
 """CallTreeCalls: route calls through the runtime so control flow is converted along the call
 tree, and the few builtins that would force a tensor into a Python value stay symbolic.
 
-- ``helper(x)`` / ``self.method(x)`` -> ``_deploy_rt.call(helper, x)``: converts a user function
+- ``helper(x)`` / ``self.method(x)`` / ``super().forward(x)`` -> ``_deploy_rt.call(helper, x)``: converts a user function
   or method on first use (AutoGraph's converted_call); library functions run untouched.
   ``self.sub.method(x)`` -> ``_deploy_rt.call_method(self.sub, "method", x)``: the same when
   ``self.sub`` is a module, a plain call otherwise (a tensor's method).
@@ -141,7 +141,13 @@ class _CallRewriter(ast.NodeTransformer):
             # `self.draft.encode(x)`: converted when `self.draft` is a module (calls.call_method)
             args = [func.value, ast.Constant(func.attr), *node.args]
             return ast.copy_location(ast.Call(rt("call_method"), args, node.keywords), node)
-        if is_user_name or is_self_attr:
+        is_super_attr = (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Call)
+            and isinstance(func.value.func, ast.Name)
+            and func.value.func.id == "super"
+        )
+        if is_user_name or is_self_attr or is_super_attr:
             self.ctx.callees.append(func)
             return ast.copy_location(ast.Call(rt("call"), [func, *node.args], node.keywords), node)
         return node

@@ -166,6 +166,27 @@ class PairCosts(nn.Module):
         return torch.stack(pairs)
 
 
+class Denoiser(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.fc(x)
+        while h.abs().amax() > 1.0:
+            h = h * 0.5
+        return h
+
+
+class GatedDenoiser(Denoiser):
+    """A subclass that runs its parent's forward (zero-argument ``super()``) in one branch only."""
+
+    def forward(self, x):
+        if x.mean() > 0:
+            return super().forward(x) + 1.0
+        return x * 2.0
+
+
 def prefix_mean(tokens, count):
     n = int(count.item())
     if n > tokens.shape[0]:
@@ -269,5 +290,13 @@ CASES = [
         [_passages(3, [7, 8, 9], 5), _passages(5, [1, 2, 3, 4, 5], 100), _passages(2, [6, 1], 6)],
         _passage_dims(),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "zero_argument_super_forward_in_a_branch",
+        seeded(GatedDenoiser),
+        (torch.randn(3, 4).abs() * 4,),
+        [(-torch.rand(5, 4) - 0.5,), (torch.rand(2, 4) + 0.5,), (torch.rand(6, 4) * 0.1 + 0.2,)],
+        ({0: torch.export.Dim("rows", min=2, max=16)},),
+        constructs=("while->while_loop",),
     ),
 ]
