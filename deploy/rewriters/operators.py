@@ -267,7 +267,7 @@ def _with_placeholders(own, other, names: tuple[str, ...]):
     this path, take zeros shaped like the other branch's value. They are only read on paths that
     assigned them (the returned flag guards them), so the placeholder never reaches the output."""
     slots = [
-        i for i, n in enumerate(names) if n.startswith(("_deploy_return", "_deploy_appended", "_deploy_last"))
+        i for i, n in enumerate(names) if n.startswith(("_deploy_return", "_deploy_appended", "_deploy_last", "_deploy_opt"))
     ]
     if not slots:
         return own

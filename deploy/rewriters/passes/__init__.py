@@ -17,6 +17,7 @@ from deploy.rewriters.passes.loop_exits import ReturnsInLoopsToBreaks
 from deploy.rewriters.passes.loop_returns import ReturnsInLoopsToFlags
 from deploy.rewriters.passes.loops import AnnotateCounterBounds
 from deploy.rewriters.passes.nested_appends import NestedLoopAppends
+from deploy.rewriters.passes.optionals import OptionalsToFlags
 from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.row_lists import ListsReadInTheirLoop
@@ -31,6 +32,7 @@ STRUCTURAL: list[Pass] = [
     SubscriptUpdatesToStores(),
     RowLiterals(),
     StringStatesToCodes(),
+    OptionalsToFlags(),
     TruncationsToSlices(),
     LoopElseToFlag(),
     ReturnsInLoopsToBreaks(),

@@ -29,6 +29,7 @@ from tests.rewriters.models import (
     loops,
     nested,
     nested_appends,
+    optionals,
     picked_rows,
     python_loop_appends,
     repros,
@@ -58,6 +59,7 @@ CASES = (
     + list_api.CASES
     + literals.CASES
     + helper_returns.CASES
+    + optionals.CASES
     + shrinking.CASES
     + two_breaks.CASES
     + idioms.CASES

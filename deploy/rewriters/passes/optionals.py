@@ -1,0 +1,146 @@
+"""OptionalsToFlags: a variable that starts as ``None`` and is tested with ``is None`` carries a
+presence flag beside it.
+
+    best = None                          _deploy_opt_best = None; _deploy_has_best = False
+    for c in range(3):                   for c in range(3):
+        if s < lo:                           ...
+            continue               ->        if _deploy_rt.or_(lambda: _deploy_rt.not_(_deploy_has_best),
+        if best is None or s > best:                           lambda: s > _deploy_opt_best):
+            best = s                             _deploy_opt_best = s; _deploy_has_best = True
+
+Under a tensor ``continue`` (or any tensor `if`) one path leaves ``best`` as None and the other
+as a tensor, which no torch.cond can merge. Renamed to ``_deploy_opt_*``, a None on one path takes
+zeros shaped like the other path's value (``operators._with_placeholders``), and the flag, merged
+as a boolean, answers ``is None``: the placeholder is only read where the flag says a value was
+set, as the user's code only read ``best`` where it was not None.
+
+Only local variables that are assigned ``None``, assigned something else, and tested with
+``is None`` / ``is not None`` convert; parameters (``mask=None``) stay as they are.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import Context, Pass, call, constant, name, rt
+
+OPTIONAL_PREFIX = "_deploy_opt_"
+
+
+def _stored(target: ast.expr) -> list[ast.Name]:
+    if isinstance(target, ast.Name):
+        return [target]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for elt in target.elts for n in _stored(elt)]
+    return []
+
+
+def _is_none(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _assigned(stmt: ast.Assign) -> list[tuple[str, bool]]:
+    """(name, is the value None) for each name ``stmt`` stores (element-wise for ``a, b = x, None``)."""
+    pairs: list[tuple[str, bool]] = []
+    for target in stmt.targets:
+        if isinstance(target, ast.Tuple) and isinstance(stmt.value, ast.Tuple):
+            if len(target.elts) == len(stmt.value.elts):
+                for elt, value in zip(target.elts, stmt.value.elts):
+                    pairs += [(n.id, _is_none(value)) for n in _stored(elt)]
+                continue
+        pairs += [(n.id, _is_none(stmt.value)) for n in _stored(target)]
+    return pairs
+
+
+def _none_test(node: ast.AST) -> tuple[str, bool] | None:
+    """(name, negated) for ``name is None`` / ``name is not None``."""
+    if (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], (ast.Is, ast.IsNot))
+        and isinstance(node.left, ast.Name)
+        and _is_none(node.comparators[0])
+    ):
+        return node.left.id, isinstance(node.ops[0], ast.IsNot)
+    return None
+
+
+def _candidates(func: ast.FunctionDef) -> set[str]:
+    params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
+    set_none, set_other, tested = set(), set(), set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign):
+            for ident, none in _assigned(node):
+                (set_none if none else set_other).add(ident)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)):
+            set_other.update(n.id for n in _stored(node.target))
+        elif _none_test(node) is not None:
+            tested.add(_none_test(node)[0])
+    return (set_none & set_other & tested) - params
+
+
+def _flags(idents: list[str], like: ast.AST, present: list[bool] | None = None) -> list[ast.stmt]:
+    present = present or [True] * len(idents)
+    return [
+        ast.copy_location(ast.Assign([name(f"_deploy_has_{i}", store=True)], constant(p)), like)
+        for i, p in zip(idents, present)
+    ]
+
+
+class _Rewriter(ast.NodeTransformer):
+    def __init__(self, names: set[str]):
+        self.names = names
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        test = _none_test(node)
+        if test is None or test[0] not in self.names:
+            self.generic_visit(node)
+            return node
+        flag = name(f"_deploy_has_{test[0]}")
+        return ast.copy_location(flag if test[1] else call(rt("not_"), flag), node)
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in self.names:
+            return ast.copy_location(ast.Name(OPTIONAL_PREFIX + node.id, node.ctx), node)
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        pairs = [(ident, not none) for ident, none in _assigned(node) if ident in self.names]
+        self.generic_visit(node)
+        if not pairs:
+            return node
+        return [node, *_flags([p[0] for p in pairs], node, [p[1] for p in pairs])]
+
+    def visit_For(self, node: ast.For) -> ast.AST:
+        stored = [n.id for n in _stored(node.target) if n.id in self.names]
+        self.generic_visit(node)
+        node.body = [*_flags(stored, node), *node.body]
+        return node
+
+    def _flag_after(self, node: ast.stmt, target: ast.expr) -> ast.AST:
+        stored = [n.id for n in _stored(target) if n.id in self.names]
+        self.generic_visit(node)
+        return [node, *_flags(stored, node)] if stored else node
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        return self._flag_after(node, node.target)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        return self._flag_after(node, node.target)
+
+
+class OptionalsToFlags(Pass):
+    """``x = None`` ... ``if x is None`` -> a placeholder-filled value and a presence flag."""
+
+    name = "optionals"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        names = _candidates(func)
+        if not names:
+            return
+        rewriter = _Rewriter(names)
+        func.body = [out for stmt in func.body for out in _as_list(rewriter.visit(stmt))]
+
+
+def _as_list(node: ast.AST | list) -> list:
+    return node if isinstance(node, list) else [node]
