@@ -1,4 +1,5 @@
-"""TruncationsToSlices: ``if x.shape[d] > k: x = x[..., :k]`` becomes the slice alone.
+"""TruncationsToSlices: ``if x.shape[d] > k: x = x[..., :k]`` (or the ternary
+``y = x[:k] if x.shape[0] > k else x``) becomes the slice alone.
 
     if src.shape[0] > self.max_src:          src = _deploy_rt.truncate(src, 0, self.max_src, False)
         src = src[: self.max_src]      ->
@@ -80,34 +81,53 @@ def _slices_dim(index: ast.expr, dim: int, bound: ast.expr) -> bool:
 
 
 class TruncationsToSlices(Pass):
-    """`if x.shape[d] > k: x = x[:k]` -> `x = x[:k]` (see module docstring)."""
+    """`if x.shape[d] > k: x = x[:k]` (or its ternary) -> `x = x[:k]` (see module docstring)."""
 
     name = "truncations-to-slices"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if isinstance(stmt, ast.If) else None)
+        map_blocks(func, lambda stmt: self.rewrite(stmt, ctx))
 
-    def rewrite(self, node: ast.If, ctx: Context) -> list[ast.stmt] | None:
-        tested = _tested(node.test)
-        if tested is None or node.orelse or len(node.body) != 1:
+    def rewrite(self, node: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
+        if isinstance(node, ast.If) and not node.orelse and len(node.body) == 1:
+            stmt = node.body[0]  # if x.shape[0] > k: x = x[:k]
+            if isinstance(stmt, ast.Assign) and _is_name(stmt.value, _name_of(stmt)):
+                return self._slice(stmt, node.test, stmt.value, ctx)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.IfExp):
+            ternary = node.value  # y = x[:k] if x.shape[0] > k else x
+            return self._slice(node, ternary.test, ternary.body, ctx, ternary.orelse)
+        return None
+
+    def _slice(
+        self, stmt: ast.Assign, test: ast.expr, sliced: ast.expr, ctx: Context, unchanged: ast.expr | None = None
+    ) -> list[ast.stmt] | None:
+        tested = _tested(test)
+        if tested is None or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
             return None
-        target, dim, bound = tested
-        stmt = node.body[0]
+        source, dim, bound = tested
         if not (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            and stmt.targets[0].id == target
-            and isinstance(stmt.value, ast.Subscript)
-            and isinstance(stmt.value.value, ast.Name)
-            and stmt.value.value.id == target
-            and _slices_dim(stmt.value.slice, dim, bound)
+            isinstance(sliced, ast.Subscript)
+            and _is_name(sliced.value, source)
+            and (unchanged is None or (isinstance(unchanged, ast.Name) and unchanged.id == source))
+            and _slices_dim(sliced.slice, dim, bound)
         ):
             return None
         if any(isinstance(n, ast.Call) for n in ast.walk(bound)):
             return None  # the bound is computed by a call: evaluated once in the test, keep it so
-        entries = stmt.value.slice.elts if isinstance(stmt.value.slice, ast.Tuple) else [stmt.value.slice]
+        entries = sliced.slice.elts if isinstance(sliced.slice, ast.Tuple) else [sliced.slice]
         keep_last = entries[dim].lower is not None
-        value = call(rt("truncate"), name(target), ast.Constant(dim), bound, ast.Constant(keep_last))
+        value = call(rt("truncate"), name(source), ast.Constant(dim), bound, ast.Constant(keep_last))
         ctx.rewrote = True  # a forward with no other control flow is converted for this alone
-        return [ast.fix_missing_locations(ast.copy_location(ast.Assign([name(target, True)], value), stmt))]
+        assign = ast.Assign([name(stmt.targets[0].id, True)], value)
+        return [ast.fix_missing_locations(ast.copy_location(assign, stmt))]
+
+
+def _name_of(stmt: ast.Assign) -> str | None:
+    target = stmt.targets[0] if len(stmt.targets) == 1 else None
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _is_name(node: ast.expr, identifier: str | None) -> bool:
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == identifier

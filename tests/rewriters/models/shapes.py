@@ -177,6 +177,22 @@ class TruncatedTokens(nn.Module):
         return self.conv(x).mean(-1)
 
 
+class TernaryCut(nn.Module):
+    """The ternary form of a cut (``x = codes[:32] if codes.shape[0] > 32 else codes``) with an
+    example shorter than the cut: tracing at the example must not decide the cut away."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(128, 8)
+        self.conv = nn.Conv1d(8, 4, 5)
+
+    def forward(self, codes):
+        x = codes[:32] if codes.shape[0] > 32 else codes
+        if x.shape[0] < 5:
+            x = torch.nn.functional.pad(x, (0, 5 - x.shape[0]))
+        return torch.relu(self.conv(self.emb(x).t().unsqueeze(0))).amax(dim=2)
+
+
 class LevelChunks(nn.Module):
     """Pads to whole chunks of 8 under a branch on the length (the branches leave rows of different
     sizes: unbacked after the cond), then levels each chunk, quiet ones left as they are (`continue`);
@@ -319,6 +335,13 @@ CASES = [
         (torch.randint(0, 20, (2, 24)),),
         [(torch.randint(0, 20, (2, 3)),), (torch.randint(0, 20, (2, 16)),), (torch.randint(0, 20, (2, 90)),)],
         ({1: torch.export.Dim("len", min=2, max=128)},),
+    ),
+    Case(
+        "a_ternary_cut_with_an_example_shorter_than_the_cut",
+        seeded(TernaryCut),
+        (torch.randint(0, 128, (12,)),),
+        [(torch.randint(0, 128, (n,)),) for n in (3, 5, 32, 33, 90, 200)],
+        ({0: torch.export.Dim("chars", min=2, max=256)},),
     ),
     Case(
         "loop_over_rows_of_a_resized_size_branch",
