@@ -53,18 +53,31 @@ def ints_as_tensors(then_fn, else_fn, outputs):
         or (_int_valued(a) and _plain_int(b))
         for a, b in zip(then_leaves, else_leaves)
     ]
-    if not any(differ):
+    # a tensor whose dtype depends on the path (`torch.zeros(())` / `torch.tensor(status)`): a graph
+    # output has one dtype, the promoted one, which holds each path's values
+    casts = [_promoted(a, b) for a, b in zip(then_leaves, else_leaves)]
+    if not any(differ) and not any(casts):
         return then_fn, else_fn
 
     def as_tensors(fn):
         def run():
             leaves, tree = pytree.tree_flatten(fn())
             leaves = [_int_tensor(v) if d else v for v, d in zip(leaves, differ)]
+            leaves = [v.to(c) if c is not None else v for v, c in zip(leaves, casts)]
             return pytree.tree_unflatten(leaves, tree)
 
         return run
 
     return as_tensors(then_fn), as_tensors(else_fn)
+
+
+def _promoted(a: object, b: object) -> torch.dtype | None:
+    """The dtype two branches' tensors (numbers, not booleans) of different dtypes both take."""
+    if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a.dtype == b.dtype:
+        return None
+    if torch.bool in (a.dtype, b.dtype) or a.is_complex() or b.is_complex():
+        return None
+    return torch.promote_types(a.dtype, b.dtype)
 
 
 def _int_valued(value: object) -> bool:

@@ -125,6 +125,21 @@ class LowReadingEarlyReturn(nn.Module):
         return dose, torch.zeros((), dtype=torch.long)
 
 
+class StatusByPath(nn.Module):
+    """An early return whose status is a float zero, while the other path returns an int64 status
+    a nested `if` picked: one graph output, of the promoted dtype, holds both."""
+
+    def forward(self, x):
+        total = x.sum()
+        if total >= 0:
+            return x * 0.5, torch.zeros(())
+        if total < -10.0:
+            status = 2
+        else:
+            status = 1
+        return x * 2.0, torch.tensor(status)
+
+
 CASES = [
     Case(
         "index_store_in_a_branch_after_a_counting_loop",
@@ -186,5 +201,13 @@ CASES = [
         [(torch.rand(2) + 0.1,), (-torch.rand(5),), (torch.rand(6) + 0.1,), (torch.rand(30) + 0.1,)],
         ({0: torch.export.Dim("hist", min=2, max=64)},),
         constructs=("if->where",),
+    ),
+    Case(
+        "an_early_return_with_a_float_status_and_an_int_status_after",
+        seeded(StatusByPath),
+        (torch.rand(5),),
+        [(-torch.rand(4),), (-torch.rand(6) - 3.0,), (torch.rand(3) * 0.5,)],
+        ({0: torch.export.Dim("n", min=2, max=32)},),
+        constructs=("if->cond",),
     ),
 ]
