@@ -14,8 +14,9 @@ from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from torch.utils import _pytree as pytree
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters import sites
-from deploy.rewriters.branch_probes import branch_outputs, probe_for_shapes, probe_select, without_constants
+from deploy.rewriters import optional_returns, sites
+from deploy.rewriters.branch_placeholders import shaped_like, with_placeholders
+from deploy.rewriters.branch_probes import branch_outputs, probe_select, without_constants
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.error_text import (
     _friendly,
@@ -40,7 +41,6 @@ from deploy.rewriters.shape_cond import (
     check_bounds,
     probed,
     resize_layouts,
-    same_shape,
     shape_cond,
 )
 from deploy.rewriters.size_branches import (
@@ -51,14 +51,12 @@ from deploy.rewriters.size_branches import (
 from deploy.rewriters.size_clamps import clamped_branches, on_unbacked_size
 from deploy.rewriters.trace_state import in_loop_body_now, probe_flag_kept, selects_in_body_now
 from deploy.rewriters.values import (
-    Undefined,
     as_predicate,
     as_tensor_value,
     is_sym_bool,
     is_sym_int,
     is_symbolic,
     is_tracing,
-    zeros_shaped_like,
 )
 
 
@@ -262,31 +260,6 @@ def _fresh_args(args: tuple):
     return lambda: fresh_copies(args)
 
 
-def _with_placeholders(own, other, names: tuple[str, ...]):
-    """A branch function whose generated result variables (``_deploy_return*``), when still None on
-    this path, take zeros shaped like the other branch's value. They are only read on paths that
-    assigned them (the returned flag guards them), so the placeholder never reaches the output."""
-    slots = [
-        i for i, n in enumerate(names) if n.startswith(("_deploy_return", "_deploy_appended", "_deploy_last", "_deploy_opt"))
-    ]
-    if not slots:
-        return own
-
-    def branch():
-        out = list(own())
-        missing = [i for i in slots if out[i] is None or isinstance(out[i], Undefined)]
-        if missing:
-            theirs = probe_for_shapes(other, missing)
-            for i in missing:
-                if theirs[i] is not None and not isinstance(theirs[i], Undefined):
-                    out[i] = pytree.tree_map(
-                        lambda v: zeros_shaped_like(v) if isinstance(v, torch.Tensor) else v, theirs[i]
-                    )
-        return tuple(out)
-
-    return branch
-
-
 def if_stmt(
     pred: object, then_fn, else_fn, args: tuple, names: tuple[str, ...], site_id: int, dead_else: bool = False
 ) -> tuple:
@@ -295,45 +268,25 @@ def if_stmt(
     so only the result slots matter there; the other values take the then branch's shapes."""
     pred = truth(pred)
     if is_symbolic(pred):
+        then_raw, else_raw, names, attach = optional_returns.flagged(then_fn, else_fn, names)
         fresh = _fresh_args(args)
-        then_branch = _with_placeholders(lambda: then_fn(*fresh()), lambda: else_fn(*fresh()), names)
-        else_branch = _with_placeholders(lambda: else_fn(*fresh()), lambda: then_fn(*fresh()), names)
+        then_branch = with_placeholders(lambda: then_raw(*fresh()), lambda: else_raw(*fresh()), names)
+        else_branch = with_placeholders(lambda: else_raw(*fresh()), lambda: then_raw(*fresh()), names)
         if dead_else:
-            else_branch = _shaped_like(else_branch, then_branch, names)
+            else_branch = shaped_like(else_branch, then_branch, names)
         selected = probe_select(pred, then_branch, else_branch)  # in a probe of an enclosing cond
         if selected is not None:
-            return selected
+            return attach(selected)
         if selects_in_body_now() and isinstance(pred, torch.Tensor):
             selected = select(as_predicate(pred), then_branch, else_branch)
             if selected is not None:
                 sites.mark_emitted(site_id, "if->where")
-                return selected
-        return emit_cond(pred, then_branch, else_branch, site_id, names, "if->cond")
+                return attach(selected)
+        return attach(emit_cond(pred, then_branch, else_branch, site_id, names, "if->cond"))
     taken = bool(pred)
     if not is_tracing():
         sites.record_branch(site_id, "then" if taken else "else", isinstance(pred, torch.Tensor))
     return then_fn(*args) if taken else else_fn(*args)
-
-
-def _shaped_like(own, other, names: tuple[str, ...]):
-    """A branch whose values other than the result slots are dead: each tensor that differs in
-    shape from ``other``'s becomes zeros shaped like that one, so the cond's outputs keep one size."""
-
-    def branch():
-        out = list(own())
-        slots = [
-            i
-            for i, value in enumerate(out)
-            if not names[i].startswith("_deploy_return") and isinstance(value, torch.Tensor)
-        ]
-        theirs = probe_for_shapes(other, slots) if slots else ()
-        for i in slots:
-            value, like = out[i], theirs[i]
-            if isinstance(like, torch.Tensor) and like.dtype == value.dtype and not same_shape(like, value):
-                out[i] = zeros_shaped_like(like)
-        return tuple(out)
-
-    return branch
 
 
 def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:

@@ -35,6 +35,7 @@ from deploy.rewriters.operators import (
     python_predicate,
     python_true,
 )
+from deploy.rewriters.optional_returns import present
 from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_reset
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of
 from deploy.rewriters.slot_lists import compact_slots
@@ -80,6 +81,7 @@ __all__ = [
     "max_",
     "min_",
     "not_",
+    "present",
     "one_hot",
     "or_",
     "pick",

@@ -6,7 +6,8 @@ presence flag beside it.
         if s < lo:                           ...
             continue               ->        if _deploy_rt.or_(lambda: _deploy_rt.not_(_deploy_has_best),
         if best is None or s > best:                           lambda: s > _deploy_opt_best):
-            best = s                             _deploy_opt_best = s; _deploy_has_best = True
+            best = s                             _deploy_opt_best = s
+                                                 _deploy_has_best = _deploy_rt.present(_deploy_opt_best)
 
 Under a tensor ``continue`` (or any tensor `if`) one path leaves ``best`` as None and the other
 as a tensor, which no torch.cond can merge. Renamed to ``_deploy_opt_*``, a None on one path takes
@@ -15,7 +16,9 @@ as a boolean, answers ``is None``: the placeholder is only read where the flag s
 set, as the user's code only read ``best`` where it was not None.
 
 Only local variables that are assigned ``None``, assigned something else, and tested with
-``is None`` / ``is not None`` convert; parameters (``mask=None``) stay as they are.
+``is None`` / ``is not None`` are renamed; parameters (``mask=None``) stay as they are. Every
+other local tested with ``is None`` gets the flag too, set by ``_deploy_rt.present(x)`` where it is
+assigned: a callee's result that some of its paths left None carries its own (optional_returns.py).
 """
 
 from __future__ import annotations
@@ -65,7 +68,8 @@ def _none_test(node: ast.AST) -> tuple[str, bool] | None:
     return None
 
 
-def _candidates(func: ast.FunctionDef) -> set[str]:
+def _candidates(func: ast.FunctionDef) -> tuple[set[str], set[str]]:
+    """(locals to rename: assigned None and something else; every local tested with ``is None``)."""
     params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
     set_none, set_other, tested = set(), set(), set()
     for node in ast.walk(func):
@@ -76,20 +80,30 @@ def _candidates(func: ast.FunctionDef) -> set[str]:
             set_other.update(n.id for n in _stored(node.target))
         elif _none_test(node) is not None:
             tested.add(_none_test(node)[0])
-    return (set_none & set_other & tested) - params
-
-
-def _flags(idents: list[str], like: ast.AST, present: list[bool] | None = None) -> list[ast.stmt]:
-    present = present or [True] * len(idents)
-    return [
-        ast.copy_location(ast.Assign([name(f"_deploy_has_{i}", store=True)], constant(p)), like)
-        for i, p in zip(idents, present)
-    ]
+    return (set_none & set_other & tested) - params, (set_other & tested) - params
 
 
 class _Rewriter(ast.NodeTransformer):
-    def __init__(self, names: set[str]):
-        self.names = names
+    def __init__(self, renamed: set[str], flagged: set[str]):
+        self.renamed, self.names = renamed, flagged
+
+    def _flags(self, idents: list[str], like: ast.AST, nones: list[bool] | None = None) -> list[ast.stmt]:
+        """``_deploy_has_x = False`` after ``x = None``, ``_deploy_has_x = _deploy_rt.present(x)``
+        after any other value (a callee's result may carry the flag of paths that gave None)."""
+        nones = nones or [False] * len(idents)
+        return [
+            ast.copy_location(
+                ast.Assign(
+                    [name(f"_deploy_has_{i}", store=True)],
+                    constant(False) if none else call(rt("present"), self._load(i)),
+                ),
+                like,
+            )
+            for i, none in zip(idents, nones)
+        ]
+
+    def _load(self, ident: str) -> ast.Name:
+        return name(OPTIONAL_PREFIX + ident if ident in self.renamed else ident)
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         test = _none_test(node)
@@ -100,27 +114,27 @@ class _Rewriter(ast.NodeTransformer):
         return ast.copy_location(flag if test[1] else call(rt("not_"), flag), node)
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        if node.id in self.names:
+        if node.id in self.renamed:
             return ast.copy_location(ast.Name(OPTIONAL_PREFIX + node.id, node.ctx), node)
         return node
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
-        pairs = [(ident, not none) for ident, none in _assigned(node) if ident in self.names]
+        pairs = [(ident, none) for ident, none in _assigned(node) if ident in self.names]
         self.generic_visit(node)
         if not pairs:
             return node
-        return [node, *_flags([p[0] for p in pairs], node, [p[1] for p in pairs])]
+        return [node, *self._flags([p[0] for p in pairs], node, [p[1] for p in pairs])]
 
     def visit_For(self, node: ast.For) -> ast.AST:
         stored = [n.id for n in _stored(node.target) if n.id in self.names]
         self.generic_visit(node)
-        node.body = [*_flags(stored, node), *node.body]
+        node.body = [*self._flags(stored, node), *node.body]
         return node
 
     def _flag_after(self, node: ast.stmt, target: ast.expr) -> ast.AST:
         stored = [n.id for n in _stored(target) if n.id in self.names]
         self.generic_visit(node)
-        return [node, *_flags(stored, node)] if stored else node
+        return [node, *self._flags(stored, node)] if stored else node
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         return self._flag_after(node, node.target)
@@ -135,10 +149,10 @@ class OptionalsToFlags(Pass):
     name = "optionals"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        names = _candidates(func)
-        if not names:
+        renamed, flagged = _candidates(func)
+        if not flagged:
             return
-        rewriter = _Rewriter(names)
+        rewriter = _Rewriter(renamed, flagged)
         func.body = [out for stmt in func.body for out in _as_list(rewriter.visit(stmt))]
 
 

@@ -76,6 +76,24 @@ class _ReturnToAssign(ast.NodeTransformer):
     visit_Lambda = visit_AsyncFunctionDef = visit_While = visit_For = visit_FunctionDef
 
 
+def _returns_none_and_values(func: ast.FunctionDef) -> bool:
+    nones = values = False
+    for node in _own_returns(func.body):
+        is_none = node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None)
+        nones, values = nones or is_none, values or not is_none
+    return nones and values
+
+
+def _own_returns(stmts: list[ast.stmt]):
+    for stmt in stmts:
+        if isinstance(stmt, ast.Return):
+            yield stmt
+        elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            for child in ast.iter_child_nodes(stmt):
+                if isinstance(child, ast.stmt):
+                    yield from _own_returns([child])
+
+
 class ReturnToElse(Pass):
     """Early returns in `if` branches -> one result variable (see module docstring)."""
 
@@ -86,7 +104,8 @@ class ReturnToElse(Pass):
         if not func.body or not _has_branch_return(func.body[-1]):
             return
         last = func.body[-1]
-        result = ctx.fresh("return")
+        # `return None` on one path and a value on another: the caller may test `is None`
+        result = ctx.fresh("return_opt" if _returns_none_and_values(func) else "return")
         rewriter = _ReturnToAssign(result)
         last.body = [rewriter.visit(s) for s in last.body]
         last.orelse = [rewriter.visit(s) for s in last.orelse]

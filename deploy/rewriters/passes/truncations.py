@@ -99,7 +99,12 @@ class TruncationsToSlices(Pass):
         return None
 
     def _slice(
-        self, stmt: ast.Assign, test: ast.expr, sliced: ast.expr, ctx: Context, unchanged: ast.expr | None = None
+        self,
+        stmt: ast.Assign,
+        test: ast.expr,
+        sliced: ast.expr,
+        ctx: Context,
+        unchanged: ast.expr | None = None,
     ) -> list[ast.stmt] | None:
         tested = _tested(test)
         if tested is None or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):

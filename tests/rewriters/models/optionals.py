@@ -1,5 +1,6 @@
-"""``best = None`` ... ``if best is None or s > best``: a value that is None on one path and a
-tensor on another, which a torch.cond cannot merge without a presence flag."""
+"""``best = None`` ... ``if best is None or s > best``, and helpers that ``return None`` on some
+paths: a value that is None on one path and a tensor on another, which a torch.cond cannot merge
+without a presence flag."""
 
 import torch
 from torch import nn
@@ -41,6 +42,30 @@ class BestRow(nn.Module):
         return best * 2.0
 
 
+def first_below(x, level):
+    """Where ``x`` first drops below ``level``, or None when it never does."""
+    below = x < level
+    if not below.any():
+        return None
+    return torch.nonzero(below)[0, 0]
+
+
+class DecaySpan(nn.Module):
+    """A silent input returns early; otherwise the -1 and -2 crossings (None when not reached)
+    pick the span measured. The helper runs inside the early return's cond."""
+
+    def forward(self, x):
+        if x.abs().amax() < 1e-3:
+            return torch.zeros(()), torch.zeros(())
+        a = first_below(x, -1.0)
+        b = first_below(x, -2.0)
+        if b is not None:
+            return (b - a).float(), torch.ones(())
+        if a is None:
+            return torch.zeros(()), torch.full((), 2.0)
+        return a.float(), torch.full((), 0.5)
+
+
 def _rows(*sums: float) -> tuple:
     return (torch.tensor([[v / 4.0] * 4 for v in sums]),)
 
@@ -60,5 +85,18 @@ CASES = [
         _rows(1.0, 3.0, 2.0, 7.0),
         [_rows(-12.0, -12.0, -12.0), _rows(-12.0, 4.0, 8.0, -1.0), _rows(9.0, -8.0)],
         ({0: torch.export.Dim("rows", min=2, max=16)},),
+    ),
+    Case(
+        "a_helper_returning_none_on_one_path_tested_by_its_caller",
+        seeded(DecaySpan),
+        (torch.tensor([0.0, -1.5, -2.5, 1.0]),),
+        [
+            (torch.zeros(5),),  # silent: early return
+            (torch.tensor([0.0, 1.0, 2.0]),),  # neither crossing
+            (torch.tensor([0.0, 1.0, -1.5, 3.0, 0.5]),),  # -1 only
+            (torch.tensor([0.5, -3.0, 1.0]),),  # both at once
+        ],
+        ({0: torch.export.Dim("n", min=2, max=64)},),
+        constructs=("if->cond",),
     ),
 ]

@@ -1,0 +1,60 @@
+"""Branch wrappers that give a cond's two branches outputs of one structure and size: result
+slots one path leaves unset take zeros shaped like the other path's value; values a dead path
+leaves are reshaped like the live path's."""
+
+from __future__ import annotations
+
+import torch
+from torch.utils import _pytree as pytree
+
+from deploy.rewriters.branch_probes import probe_for_shapes
+from deploy.rewriters.shape_cond import same_shape
+from deploy.rewriters.values import Undefined, zeros_shaped_like
+
+
+def with_placeholders(own, other, names: tuple[str, ...]):
+    """A branch function whose generated result variables (``_deploy_return*``), when still None on
+    this path, take zeros shaped like the other branch's value. They are only read on paths that
+    assigned them (the returned flag guards them), so the placeholder never reaches the output."""
+    slots = [
+        i
+        for i, n in enumerate(names)
+        if n.startswith(("_deploy_return", "_deploy_appended", "_deploy_last", "_deploy_opt"))
+    ]
+    if not slots:
+        return own
+
+    def branch():
+        out = list(own())
+        missing = [i for i in slots if out[i] is None or isinstance(out[i], Undefined)]
+        if missing:
+            theirs = probe_for_shapes(other, missing)
+            for i in missing:
+                if theirs[i] is not None and not isinstance(theirs[i], Undefined):
+                    out[i] = pytree.tree_map(
+                        lambda v: zeros_shaped_like(v) if isinstance(v, torch.Tensor) else v, theirs[i]
+                    )
+        return tuple(out)
+
+    return branch
+
+
+def shaped_like(own, other, names: tuple[str, ...]):
+    """A branch whose values other than the result slots are dead: each tensor that differs in
+    shape from ``other``'s becomes zeros shaped like that one, so the cond's outputs keep one size."""
+
+    def branch():
+        out = list(own())
+        slots = [
+            i
+            for i, value in enumerate(out)
+            if not names[i].startswith("_deploy_return") and isinstance(value, torch.Tensor)
+        ]
+        theirs = probe_for_shapes(other, slots) if slots else ()
+        for i in slots:
+            value, like = out[i], theirs[i]
+            if isinstance(like, torch.Tensor) and like.dtype == value.dtype and not same_shape(like, value):
+                out[i] = zeros_shaped_like(like)
+        return tuple(out)
+
+    return branch

@@ -1,0 +1,64 @@
+"""Results a function returns as None on some paths (``if not below.any(): return None``).
+
+The pass that folds early returns names such a result ``_deploy_return_opt_*``. Merged by a cond,
+the None path's value is zeros shaped like the other path's (branch_placeholders), so the caller's
+``if t is None`` would see a tensor on every path. Each branch therefore also gives, per such
+slot, a 0-d bool saying whether it set a value; after the cond the flag rides on the merged
+tensor (``_deploy_present``), where ``present`` reads it when the caller assigns the result
+(passes/optionals.py). Dynamo, tracing a graph op's body, follows the attribute too.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from deploy.rewriters.values import Undefined
+
+OPTIONAL_RESULT = "_deploy_return_opt"
+
+
+def flagged(then_fn, else_fn, names: tuple[str, ...]):
+    """(then_fn, else_fn, names, attach): the branches with one presence flag per optional result
+    appended to their outputs, and ``attach``, which moves the flags onto the merged values."""
+    slots = [i for i, n in enumerate(names) if n.startswith(OPTIONAL_RESULT)]
+    if not slots:
+        return then_fn, else_fn, names, lambda result: result
+
+    def with_flags(fn):
+        def run(*args):
+            out = tuple(fn(*args))
+            return out + tuple(_presence(out[i]) for i in slots)
+
+        return run
+
+    def attach(result):
+        if result is None:
+            return None
+        values = list(result[: len(names)])
+        for i, flag in zip(slots, result[len(names) :]):
+            if isinstance(values[i], torch.Tensor):
+                if torch.compiler.is_dynamo_compiling():  # dynamo sets attributes on new tensors only
+                    values[i] = values[i].clone()
+                values[i]._deploy_present = flag
+        return tuple(values)
+
+    flag_names = tuple(f"_deploy_present_{i}" for i in slots)
+    return with_flags(then_fn), with_flags(else_fn), names + flag_names, attach
+
+
+def _presence(value: object) -> torch.Tensor:
+    if value is None or isinstance(value, Undefined):
+        return torch.zeros((), dtype=torch.bool)
+    flag = getattr(value, "_deploy_present", None) if isinstance(value, torch.Tensor) else None
+    return flag if flag is not None else torch.ones((), dtype=torch.bool)
+
+
+def present(value: object) -> object:
+    """Whether ``value`` is not None: False for None, the flag of a result some paths left None,
+    True for anything else."""
+    if value is None or isinstance(value, Undefined):
+        return False
+    if not isinstance(value, torch.Tensor):
+        return True
+    flag = getattr(value, "_deploy_present", None)
+    return True if flag is None else flag
