@@ -76,3 +76,23 @@ def _resolved(bound: object, default: object, size: object) -> torch.Tensor:
     value = as_tensor_value(bound).reshape(()).to(torch.int64)
     value = torch.where(value < 0, value + extent, value)
     return torch.minimum(torch.clamp(value, min=0), extent)
+
+
+def stored_in_window(x: torch.Tensor, entries: tuple, value: torch.Tensor) -> torch.Tensor:
+    """``x[a:b, c:d] = v`` of one value with run-time bounds (``best[y - 10 : y + 11] = 0`` around a
+    peak a loop found): ``v`` where every dim's position lies in its resolved ``[start, stop)``,
+    ``x`` elsewhere. A slice store would read the bounds as ints, which torch cannot in a graph op."""
+    mask = None
+    for dim, entry in enumerate(entries):
+        if isinstance(entry, slice) and entry == slice(None):
+            continue
+        size = x.shape[dim]
+        positions = torch.arange(size)
+        inside = (positions >= _resolved(entry.start, 0, size)) & (
+            positions < _resolved(entry.stop, size, size)
+        )
+        shape = [1] * x.dim()
+        shape[dim] = -1
+        inside = inside.reshape(shape)
+        mask = inside if mask is None else mask & inside
+    return x.clone() if mask is None else torch.where(mask, value.reshape(()), x)

@@ -10,7 +10,13 @@ from __future__ import annotations
 import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
-from deploy.rewriters.bounded_slices import RunTimeSlice, is_scalar_index, run_time_bounds, sliced
+from deploy.rewriters.bounded_slices import (
+    RunTimeSlice,
+    is_scalar_index,
+    run_time_bounds,
+    sliced,
+    stored_in_window,
+)
 from deploy.rewriters.branch_guards import in_guarded_branch
 from deploy.rewriters.casts import tensor
 from deploy.rewriters.trace_state import in_loop_body_now
@@ -228,6 +234,8 @@ def setitem(obj: object, index: object, value: object) -> object:
         position = _in_range(entries[dim], obj.shape[dim])
         value = _update(value, obj).expand(getitem(obj, index).shape)
         return obj.index_copy(dim, position, value.unsqueeze(dim))
+    if _window_store(obj, entries, value):  # `best[y - 10 : y + 11, x0:x1] = 0.0`, y found at run time
+        return stored_in_window(obj, entries, _update(value, obj))
     positions = _index_put_positions(entries)
     if positions is not None:
         # `no_sign[0, 5] = 10.0` in a branch: a functional index_put (a clone written in place inside
@@ -236,6 +244,20 @@ def setitem(obj: object, index: object, value: object) -> object:
     result = obj.clone()
     result[index] = _update(value, obj)
     return result
+
+
+def _window_store(obj: torch.Tensor, entries: tuple, value: object) -> bool:
+    """Slices only (no step), one bound known only at run time, and one value stored."""
+    if len(entries) > obj.dim() or not all(
+        isinstance(e, (slice, RunTimeSlice)) and e.step is None for e in entries
+    ):
+        return False
+    if isinstance(value, torch.Tensor) and value.numel() != 1:
+        return False
+    bounds = [b for e in entries for b in (e.start, e.stop) if b is not None]
+    if torch.compiler.is_dynamo_compiling():  # a run-time int is a 0-d tensor there
+        return any(is_scalar_index(b) for b in bounds)
+    return any(_run_time_position(b) for b in bounds)
 
 
 def _update(value: object, obj: torch.Tensor) -> torch.Tensor:

@@ -1,7 +1,7 @@
 """Augmented subscript updates (``x[i] += v``) by 0-d tensor indices (passes/subscript_updates.py):
 a loop over pair records tallying wins and moving scores by the record's players, skipping
 malformed records, its step size a Python float chosen by a tensor test; and a top-level bump at a
-position an argmax picks."""
+position an argmax picks; windows around peaks a `while` finds zeroed by slice stores."""
 
 import torch
 from torch import nn
@@ -48,6 +48,29 @@ def _pairs(players, *pairs):
     return (torch.linspace(-1.0, 1.0, players), torch.tensor(pairs))
 
 
+class PeelPeaks(nn.Module):
+    """Peaks taken strongest first while above a threshold, each one's neighbourhood zeroed by a
+    slice store whose bounds come from the peak's position (``argmax`` in the loop)."""
+
+    def forward(self, x):
+        best = x.clone()
+        found = []
+        while best.max() > 0.5 and len(found) < 3:
+            idx = int(torch.argmax(best))
+            r, c = idx // best.shape[1], idx % best.shape[1]
+            found.append(best[r, c] * 1.0)
+            best[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = 0.0
+        total = torch.stack(found).sum() if found else torch.zeros(())
+        return total, best
+
+
+def _peaks(rows: int, cols: int, at: list[tuple[int, int, float]]) -> tuple:
+    x = 0.1 * torch.rand(rows, cols, generator=torch.Generator().manual_seed(rows * cols))
+    for r, c, v in at:
+        x[r, c] = v
+    return (x,)
+
+
 CASES = [
     Case(
         "augmented_subscript_updates_by_tensor_indices_in_a_loop",
@@ -67,5 +90,17 @@ CASES = [
         (torch.tensor([0.1, 0.7, -0.3, 0.2]),),
         [(torch.tensor([0.9, 0.1, 0.2]),), (torch.tensor([-0.5, -0.1, -0.9, -0.2, 0.3]),)],
         ({0: PLAYERS},),
+    ),
+    Case(
+        "slice_stores_around_peaks_a_while_loop_finds",
+        PeelPeaks,
+        _peaks(6, 7, [(2, 3, 2.0), (0, 0, 1.5)]),
+        [
+            _peaks(4, 4, []),  # no peak: the loop runs no iteration
+            _peaks(8, 5, [(7, 4, 0.9)]),  # one peak in the corner
+            _peaks(9, 9, [(1, 1, 3.0), (4, 4, 2.5), (7, 7, 2.0), (4, 0, 1.0)]),  # stops at three
+        ],
+        ({0: torch.export.Dim("rows", min=3, max=16), 1: torch.export.Dim("cols", min=3, max=16)},),
+        constructs=("while->while_loop",),
     ),
 ]
