@@ -97,9 +97,9 @@ def _retry(module, inputs, dynamic_shapes, context, failures: list | None = None
 
 def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str], everywhere: bool = False):
     """Retry an export that failed on a specialised dim with the guards of branches on dynamic sizes
-    dropped (deploy.rewriters.size_branches); ``everywhere``: those of every branch traced from the
-    top level (the last retry: a size branch nested in a tensor one, `if cgm[-1] < 70: return ...`
-    before `... if cgm.shape[0] >= 4 else ...`); None when that is not the cause or does not help."""
+    dropped (deploy.rewriters.size_branches); ``everywhere``: those of every branch and loop body
+    traced from the top level (the last retry: a size branch nested in a tensor one, `if cgm[-1] < 70:
+    return ...` before `... if cgm.shape[0] >= 4 else ...`, or in a helper a loop body calls); None when that is not the cause or does not help."""
     used = []
 
     @contextmanager
@@ -115,8 +115,8 @@ def _trusting_size_branches(module, inputs, dynamic_shapes, notes: list[str], ev
         "branches on dynamic sizes traced without the size guards their bodies record (torch.export "
         "could not prove them for every size); verification at the minimum, middle and maximum sizes checks them"
         if not everywhere
-        else "branches traced without the size guards their bodies record, a branch on a dynamic size being "
-        "nested in them (torch.export could not prove the guards for every size); verification at the "
+        else "branches and loop bodies traced without the size guards they record, a branch on a dynamic size "
+        "being nested in them (torch.export could not prove the guards for every size); verification at the "
         "minimum, middle and maximum sizes checks them"
     )
     return ep

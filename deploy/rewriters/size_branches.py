@@ -66,8 +66,10 @@ def is_size_predicate(pred: object) -> bool:
 def tracing_branches(pred: object) -> Iterator[None]:
     """The context a cond's branches are traced in (nothing special unless ``pred`` is on a size)."""
     if not is_size_predicate(pred):
-        mode = torch._guards.detect_fake_mode() if STATE.trusted_everywhere else None
-        if mode is None or mode.shape_env is None or torch.compiler.is_dynamo_compiling():
+        # (dynamo cannot trace detect_fake_mode: a cond nested in a loop body keeps its guards here)
+        everywhere = STATE.trusted_everywhere and not torch.compiler.is_dynamo_compiling()
+        mode = torch._guards.detect_fake_mode() if everywhere else None
+        if mode is None or mode.shape_env is None:
             yield
             return
         with mode.shape_env.suppress_guards():
@@ -80,6 +82,21 @@ def tracing_branches(pred: object) -> Iterator[None]:
         if STATE.trusted and mode is not None and mode.shape_env is not None:
             stack.enter_context(mode.shape_env.suppress_guards())
             STATE.used = True
+        yield
+
+
+@contextmanager
+def trusted_loop_body() -> Iterator[None]:
+    """The context a loop's body is traced in from the top level: its guards are dropped in the last
+    retry (``trusting_size_branches(everywhere=True)``), where a size branch in a helper the body
+    calls (`if t.shape[0] >= 8:` before a Conv1d of kernel 5) records guards dynamo cannot clamp."""
+    everywhere = STATE.trusted_everywhere and not torch.compiler.is_dynamo_compiling()
+    mode = torch._guards.detect_fake_mode() if everywhere else None
+    if mode is None or mode.shape_env is None:
+        yield
+        return
+    with mode.shape_env.suppress_guards():
+        STATE.used = True
         yield
 
 

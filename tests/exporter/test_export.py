@@ -180,3 +180,54 @@ def test_flags_an_abandoned_trace_left_set_do_not_reach_the_next_export():
     assert (TRACE_STATE.probing, TRACE_STATE.in_loop_body, TRACE_STATE.conds_in_body) == (False, False, True)
     for x in (torch.ones(3), -torch.ones(3)):
         assert torch.equal(ep.module()(x), SignBranch()(x))
+
+
+class WindowFeature(torch.nn.Module):
+    """A size branch before a convolution of kernel 5, in a submodule a `while` body calls: the
+    branch's trace records `frames >= 5`, true wherever it runs (8 frames and more)."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.conv = torch.nn.Conv1d(3, 2, kernel_size=5)
+
+    def forward(self, x):
+        s = x.sum()
+        if x.shape[0] >= 8:
+            s = s + torch.relu(self.conv(x.t().unsqueeze(0))).mean()
+        return s
+
+
+class ShrinkWhilePositive(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.feature = WindowFeature()
+
+    def forward(self, x):
+        s = self.feature(x)
+        k = 0
+        while s > 0 and k < 3:
+            x = x * 0.5 - 0.1
+            s = self.feature(x)
+            k += 1
+        return s, x
+
+
+def test_a_size_branch_in_a_helper_a_loop_body_calls_is_traced_without_its_guards(tmp_path):
+    import numpy as np
+    import onnx
+
+    from deploy.rewriters import rewrite_module
+    from deploy.runtimes.onnx.emit import build_onnx
+    from tests.rewriters.harness import run_onnx
+
+    model = ShrinkWhilePositive().eval()
+    example, dynamic = (torch.rand(16, 3) + 0.5,), ({0: Dim("frames", min=4, max=64)},)
+    ep, notes = export_program(rewrite_module(model, example, dynamic).module, example, dynamic)
+    assert any("loop bodies traced without the size guards" in n for n in notes)
+    onnx.save(build_onnx(ep, run_onnxsim=False).model, str(tmp_path / "m.onnx"))
+    for frames in (4, 6, 7, 8, 9, 16, 64):  # both sides of the test; the loop runs 0..3 times
+        for sign in (1.0, -1.0):
+            x = sign * (torch.rand(frames, 3, generator=torch.Generator().manual_seed(frames)) + 0.5)
+            for got, want in zip(run_onnx(tmp_path / "m.onnx", (x,)), model(x)):
+                np.testing.assert_allclose(got, want.detach().numpy(), rtol=1e-5, atol=1e-6)

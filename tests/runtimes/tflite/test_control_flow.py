@@ -151,3 +151,38 @@ def test_recurrence_over_dynamic_sequence(use_scan, loop_op, tmp_path):
     for length in (8, 3, 20):
         x = torch.randn(2, length, 16)
         np.testing.assert_allclose(session.run([x.numpy()])[0], model(x).detach().numpy(), atol=1e-5)
+
+
+class ConvWhenPositive(torch.nn.Module):
+    """An IF whose then branch convolves with kernel 5 (dilation 2: 9 frames) the frames it is given."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(3)
+        self.conv = torch.nn.Conv1d(3, 2, kernel_size=5, dilation=2)
+
+    def convolved(self, x):
+        return self.conv(x.t().unsqueeze(0)).mean().reshape(1)
+
+    def summed(self, x):
+        return x.sum().reshape(1)
+
+    def forward(self, x):
+        return torch.cond(x.sum() > 0, self.convolved, self.summed, (x,))
+
+    def reference(self, x):  # eager torch.cond traces both branches, which fails below 9 frames
+        return self.convolved(x) if x.sum() > 0 else self.summed(x)
+
+
+def test_an_if_branch_convolving_fewer_frames_than_its_window_still_prepares(tmp_path):
+    # LiteRT prepares both branches at the run's sizes: at 4 frames the then branch's window (9)
+    # does not fit, although only the else branch runs there (the input is padded, short_windows.py)
+    model = ConvWhenPositive().eval()
+    frames = torch.export.Dim("frames", min=11, max=64)
+    proto = to_onnx(model, (torch.rand(16, 3),), ({0: frames},))
+    session = load(emit_tflite(proto, tmp_path / "w.tflite")["path"])
+    for length, sign in ((4, -1.0), (8, -1.0), (11, 1.0), (11, -1.0), (30, 1.0)):
+        x = sign * torch.rand(length, 3)
+        np.testing.assert_allclose(
+            session.run([x.numpy()])[0], model.reference(x).detach().numpy(), atol=1e-5
+        )

@@ -14,6 +14,7 @@ from ai_edge_litert import schema_py_generated as schema
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
 from deploy.runtimes.tflite.ops._common import attr, out_shape
+from deploy.runtimes.tflite.ops.short_windows import at_least_window
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value, channels_last, permute
 
@@ -146,6 +147,8 @@ def lower_conv(ctx: LoweringContext, node: ir.Node) -> Value:
     tensor, shape = as_nhwc_2d(ctx, x)
     mode, pads = padding_mode(node, shape, kernel, strides, dilations, rank)
     tensor, shape = pad_nhwc(ctx, tensor, shape, pads, x.dtype)
+    if mode == schema.Padding.VALID:  # an IF branch for sizes this one is not: see short_windows.py
+        tensor, shape = at_least_window(ctx, tensor, shape, kernel, dilations, x.dtype)
     if rank == 3:
         weight = ctx.reshape(weight, (weight.shape[0], weight.shape[1], 1, weight.shape[2]))
     out_channels, channels = weight.shape[0], shape[3]
