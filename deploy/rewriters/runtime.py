@@ -39,7 +39,7 @@ from deploy.rewriters.optional_returns import present
 from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_reset
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of
 from deploy.rewriters.slot_lists import compact_slots
-from deploy.rewriters.subscripts import getitem, setitem, span, store, truncate
+from deploy.rewriters.subscripts import getitem, nonzero_read, setitem, span, store, truncate
 from deploy.rewriters.values import Undefined, append_if, cat, compact, list_truth, stack, take_last
 
 __all__ = [
@@ -63,6 +63,7 @@ __all__ = [
     "for_range",
     "full_length",
     "getitem",
+    "nonzero_read",
     "if_expr",
     "if_stmt",
     "int_",

@@ -19,7 +19,7 @@ from deploy.rewriters.bounded_slices import (
 )
 from deploy.rewriters.branch_guards import in_guarded_branch
 from deploy.rewriters.casts import tensor
-from deploy.rewriters.trace_state import in_loop_body_now
+from deploy.rewriters.trace_state import in_loop_body_now, selects_in_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
 
 
@@ -116,6 +116,25 @@ def getitem(obj: object, index: object) -> object:
         position = _in_range(entry, result.shape[dim])
         result = result.index_select(dim, position).squeeze(dim)
     return result
+
+
+def nonzero_read(obj: object, index: object) -> object:
+    """``torch.nonzero(mask)[i, ...]`` (passes/calls.py): in a branch computed whether or not it is
+    taken (a select in a loop body, a guarded branch at the top level), zeros where the mask has too
+    few entries rather than a gather out of range; the entry itself wherever eager reads it."""
+    entries = index if isinstance(index, tuple) else (index,)
+    first = entries[0]
+    if (
+        is_tracing()
+        and isinstance(obj, torch.Tensor)
+        and type(first) is int
+        and obj.dim()
+        and is_sym_int(obj.shape[0])
+        and (in_guarded_branch() or selects_in_body_now())
+    ):
+        row = _read_or_zeros(obj, first)
+        return row[entries[1:]] if len(entries) > 1 else row
+    return obj[index]
 
 
 def _read_or_zeros(obj: torch.Tensor, index: int) -> torch.Tensor:

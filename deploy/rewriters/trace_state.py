@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Iterator
 
 import torch
@@ -68,12 +69,20 @@ def fresh_trace_state() -> Iterator[None]:
     """Within: every flag at its default, and again afterwards. An export try that dynamo abandons
     halfway through a probe or a loop body runs no ``finally`` of the code it traced, so a flag set
     there could outlive the try and turn the next export's tensor `if`s into selects (or an eager
-    run's); each export try starts and ends with a clean state."""
+    run's); each export try starts and ends with a clean state. Python's recursion limit is raised
+    meanwhile: dynamo inlines each converted branch, helper and probe with dozens of its own frames,
+    and a chain of early returns nests them (ten `return`s in a hand evaluator's helper)."""
     reset_trace_state()
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
     try:
         yield
     finally:
+        sys.setrecursionlimit(limit)
         reset_trace_state()
+
+
+_RECURSION_LIMIT = 6000
 
 
 def reset_trace_state() -> None:

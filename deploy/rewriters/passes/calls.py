@@ -159,9 +159,31 @@ class _CallRewriter(ast.NodeTransformer):
             return ast.copy_location(ast.Call(rt(_TRANSPOSES[node.attr]), [node.value], []), node)
         return node
 
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load) and _is_nonzero_read(node):
+            # `torch.nonzero(mask)[-1, 0]` in a helper: a branch computed whether taken or not (a select
+            # in a loop body) reads it with the mask empty, where a gather fails (subscripts.py)
+            self.ctx.rewrote = True
+            return ast.copy_location(ast.Call(rt("nonzero_read"), [node.value, node.slice], []), node)
+        return node
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self.generic_visit(node)
         return node
+
+
+def _is_nonzero_read(node: ast.Subscript) -> bool:
+    """``torch.nonzero(m)[i, ...]`` / ``m.nonzero()[i]`` / ``argwhere`` with ``i`` a constant int."""
+    value, index = node.value, node.slice
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+        return False
+    if value.func.attr not in ("nonzero", "argwhere") or value.keywords:
+        return False
+    first = index.elts[0] if isinstance(index, ast.Tuple) and index.elts else index
+    if isinstance(first, ast.UnaryOp) and isinstance(first.op, ast.USub):
+        first = first.operand
+    return isinstance(first, ast.Constant) and type(first.value) is int
 
 
 class CallTreeCalls(Pass):
