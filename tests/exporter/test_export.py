@@ -231,3 +231,16 @@ def test_a_size_branch_in_a_helper_a_loop_body_calls_is_traced_without_its_guard
             x = sign * (torch.rand(frames, 3, generator=torch.Generator().manual_seed(frames)) + 0.5)
             for got, want in zip(run_onnx(tmp_path / "m.onnx", (x,)), model(x)):
                 np.testing.assert_allclose(got, want.detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_each_export_try_runs_with_a_raised_recursion_limit_and_restores_it():
+    # dynamo inlines each converted branch and helper with dozens of frames of its own: a chain of
+    # ten early returns nests past Python's default 1000 (set31 poker_showdown_evaluator)
+    import sys
+
+    from deploy.rewriters import fresh_trace_state
+
+    before = sys.getrecursionlimit()
+    with fresh_trace_state():
+        assert sys.getrecursionlimit() >= max(before, 6000)
+    assert sys.getrecursionlimit() == before

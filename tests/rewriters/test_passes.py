@@ -205,3 +205,34 @@ def test_the_converted_source_does_not_depend_on_string_hashing():
         )
         outputs.add(run.stdout)
     assert len(outputs) == 1
+
+
+def _last_set(mask):
+    return torch.nonzero(mask)[-1, 0]
+
+
+def test_a_nonzero_read_in_a_helper_without_control_flow_goes_through_the_runtime():
+    converted = convert_function(_last_set)
+    assert converted is not _last_set
+    assert "_deploy_rt.nonzero_read(torch.nonzero(mask), (-1, 0))" in converted_source(_last_set)
+    mask = torch.tensor([False, True, True, False])
+    assert converted(mask) == _last_set(mask) == 2  # eagerly: the plain read
+
+
+def test_a_nonzero_read_in_a_loop_body_select_is_zeros_for_an_empty_mask():
+    from deploy.rewriters import fresh_trace_state
+    from deploy.rewriters.subscripts import nonzero_read
+    from deploy.rewriters.trace_state import TRACE_STATE
+
+    class LastSet(torch.nn.Module):
+        def forward(self, mask):
+            return nonzero_read(torch.nonzero(mask), (-1, 0)), nonzero_read(torch.nonzero(mask), 0)
+
+    n = torch.export.Dim("n", min=2, max=16)
+    with fresh_trace_state():  # as while torch traces a loop body whose tensor `if`s are selects
+        TRACE_STATE.in_loop_body, TRACE_STATE.conds_in_body = True, False
+        program = torch.export.export(LastSet(), (torch.tensor([0, 1, 1, 0]),), dynamic_shapes=({0: n},))
+    last, first = program.module()(torch.tensor([0, 1, 0, 1, 1, 0]))
+    assert last.item() == 4 and first.tolist() == [1]
+    last, first = program.module()(torch.zeros(5, dtype=torch.int64))  # eager's read would fail here
+    assert last.item() == 0 and first.tolist() == [0]
