@@ -80,6 +80,18 @@ def tensor(data: object, *args, **kwargs) -> torch.Tensor:
     return torch.tensor(data, *args, **kwargs)
 
 
+def new_tensor(like: object, data: object, **kwargs) -> torch.Tensor:
+    """``like.new_tensor(data)``: while exporting, ``tensor(data)`` in ``like``'s dtype and device
+    (Tensor.new_tensor traces to a lifted constant with the same in-place ``detach_`` as
+    torch.tensor: `white = white.new_tensor(self.max_white)` in a branch)."""
+    if not (is_tracing() and isinstance(like, torch.Tensor)) or set(kwargs) - {"dtype", "device"}:
+        return like.new_tensor(data, **kwargs)
+    dtype, device = kwargs.get("dtype") or like.dtype, kwargs.get("device") or like.device
+    if isinstance(data, torch.Tensor):
+        return data.clone().to(dtype=dtype, device=device)
+    return tensor(data, dtype=dtype, device=device)
+
+
 _MAX_LITERAL = 256
 
 

@@ -108,6 +108,11 @@ class _CallRewriter(ast.NodeTransformer):
         if _is_torch_attr(func, "tensor") and node.args:
             self.ctx.rewrote = True  # `torch.tensor([1.0, 50.0])` in a helper a graph op's body calls
             return ast.copy_location(ast.Call(rt("tensor"), node.args, node.keywords), node)
+        if isinstance(func, ast.Attribute) and func.attr == "new_tensor" and len(node.args) == 1:
+            self.ctx.rewrote = True  # `white.new_tensor(self.max_white)` in a branch: as torch.tensor
+            return ast.copy_location(
+                ast.Call(rt("new_tensor"), [func.value, *node.args], node.keywords), node
+            )
         if _is_torch_attr(func, "equal") and len(node.args) == 2 and not node.keywords:
             self.ctx.rewrote = True  # `if torch.equal(nxt, board): break` in a helper too
             return ast.copy_location(ast.Call(rt("equal"), node.args, []), node)

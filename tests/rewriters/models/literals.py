@@ -62,7 +62,25 @@ def _frames(n: int, low: tuple) -> tuple:
     return (kps,)
 
 
+class CappedWhite(nn.Module):
+    """``white.new_tensor(4.0)`` in a branch: Tensor.new_tensor traces to a lifted constant with an
+    in-place ``detach_`` that torch.onnx cannot translate."""
+
+    def forward(self, x):
+        white = x.max()
+        if white > 4.0:
+            white = white.new_tensor(4.0)  # let highlights burn out
+        return x / white
+
+
 CASES = [
+    Case(
+        "new_tensor_of_a_constant_in_a_branch",
+        seeded(CappedWhite),
+        (torch.tensor([1.0, 7.5, 3.0, 2.0]),),
+        [(torch.tensor([1.0, 2.0, 0.5]),), (torch.tensor([0.5, 9.0, 3.0, 5.0, 1.0]),)],
+        ({0: torch.export.Dim("n", min=2, max=32)},),
+    ),
     Case(
         "loop_over_a_literal_list_breaking_in_a_graph_loop",
         seeded(FirstFitHolds),
