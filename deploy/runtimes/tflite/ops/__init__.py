@@ -4,6 +4,7 @@ from deploy.runtimes.tflite.ops import (  # noqa: F401
     control_flow,
     conv_pool,
     conv_transpose,
+    einsum,
     elementwise,
     grid_sample,
     indexing,
