@@ -50,6 +50,16 @@ def _chain(thunks, how: str) -> object:
     return value
 
 
+def member(value: object, options: tuple, negated: bool) -> object:
+    """``value in (a, b)`` / ``not in``: on a tensor (a state a converted loop carries), an ``or`` of
+    equalities; Python's ``in`` would call bool() on each tensor comparison."""
+    if not is_symbolic(value) or not options:
+        found = value in options
+        return not found if negated else found
+    found = or_(*[lambda option=option: compare(value, "eq", option) for option in options])
+    return not_(found) if negated else found
+
+
 def not_(value: object) -> object:
     """``not a``: logical_not on tensors, sym_not on symbolic sizes."""
     value = truth(value)

@@ -27,7 +27,7 @@ from deploy.rewriters.choice import pick
 from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.in_place import augmented
 from deploy.rewriters.list_builtins import list_, sum_
-from deploy.rewriters.logic import and_, compare, equal, kept_test, not_, or_
+from deploy.rewriters.logic import and_, compare, equal, kept_test, member, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
 from deploy.rewriters.nested_lists import chunk, unchunk
 from deploy.rewriters.operators import (
@@ -82,6 +82,7 @@ __all__ = [
     "matrix_transposed",
     "max_",
     "min_",
+    "member",
     "not_",
     "present",
     "one_hot",

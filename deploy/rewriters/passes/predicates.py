@@ -37,6 +37,10 @@ class _PredicateRewriter(ast.NodeTransformer):
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
+        if len(node.ops) == 1 and _in_literal(node):  # `state in (INSIDE, LEAVING)`
+            negated = constant(isinstance(node.ops[0], ast.NotIn))
+            options = ast.Tuple(elts=node.comparators[0].elts, ctx=ast.Load())
+            return ast.copy_location(call(rt("member"), node.left, options, negated), node)
         if len(node.ops) == 1:
             operator = _COMPARISONS.get(type(node.ops[0]))
             if operator is None:
@@ -62,6 +66,13 @@ class _PredicateRewriter(ast.NodeTransformer):
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
         return node
+
+
+def _in_literal(node: ast.Compare) -> bool:
+    """``x in (a, b)`` / ``x not in [a, b]``: membership in a tuple or list written out."""
+    return isinstance(node.ops[0], (ast.In, ast.NotIn)) and isinstance(
+        node.comparators[0], (ast.Tuple, ast.List)
+    )
 
 
 def _is_runtime(func: ast.expr, attr: str) -> bool:
@@ -113,6 +124,10 @@ def _truth_value(node: ast.expr) -> bool:
     return False
 
 
+def _negation(node: ast.expr) -> bool:
+    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+
+
 class _TestFinder(ast.NodeTransformer):
     def __init__(self, test_names: set[str] = frozenset()):
         self.test_names = test_names
@@ -120,16 +135,21 @@ class _TestFinder(ast.NodeTransformer):
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         # `big = h * w > 64 * 64` then `if big:`: the comparison is a test, kept in the graph
         if (
-            len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and node.targets[0].id in self.test_names
-            and (
-                isinstance(node.value, (ast.Compare, ast.BoolOp))
-                or (isinstance(node.value, ast.UnaryOp) and isinstance(node.value.op, ast.Not))
+            (
+                len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id in self.test_names
+                and (
+                    isinstance(node.value, (ast.Compare, ast.BoolOp))
+                    or (isinstance(node.value, ast.UnaryOp) and isinstance(node.value.op, ast.Not))
+                )
             )
-        ) or _boolean_bool_op(node.value):
+            or _boolean_bool_op(node.value)
+            or _negation(node.value)
+        ):
             # `refer = (grade >= 2) or bool(p > 5)`: an and/or of truth values is one either way,
-            # and Python's own would call bool() on a tensor operand
+            # and Python's own would call bool() on a tensor operand; so would `inside = not inside`
+            # (a flag a converted loop carries as a tensor)
             node.value = _PredicateRewriter().visit(node.value)
         self.generic_visit(node)
         return node

@@ -157,6 +157,35 @@ class PitchRegions(nn.Module):
         return torch.stack(out), integ
 
 
+IDLE, RISING, HIGH, FALLING = 0, 1, 2, 3
+
+
+def _odd_positives(x):
+    """Parity of the positive entries: a flag flipped with `not` in a loop over a dynamic size."""
+    odd = False
+    for k in range(x.shape[0]):
+        if x[k] > 0:
+            odd = not odd
+    return odd
+
+
+class LevelTracker(nn.Module):
+    """A state machine over a dynamic number of samples, tested with `state in (HIGH, FALLING)`
+    afterwards; a helper's parity flag flipped with `not`."""
+
+    def forward(self, x):
+        state = IDLE
+        for t in range(x.shape[0]):
+            if x[t] > 1.0:
+                state = HIGH if state in (RISING, HIGH) else RISING
+            elif x[t] < -1.0 and state not in (IDLE,):
+                state = FALLING
+        odd = _odd_positives(x)
+        if state in (HIGH, FALLING) and odd:
+            return x.sum()
+        return x.mean()
+
+
 CASES = [
     Case(
         "rnn_cell_state_starts_none",
@@ -227,5 +256,17 @@ CASES = [
         [(torch.tensor([1.0, 2.5]),), (torch.tensor([20.0, 26.5, 30.1, 24.0]),)],
         ({0: FRAMES},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "state_in_a_tuple_of_states_and_a_flag_flipped_with_not",
+        seeded(LevelTracker),
+        (torch.tensor([2.0, 3.0, 0.5, -0.5]),),
+        [
+            (torch.tensor([2.0, 3.0, 0.5]),),  # HIGH, odd: the sum
+            (torch.tensor([2.0, -3.0, 0.5, 0.2]),),  # FALLING, even: the mean
+            (torch.tensor([-2.0, 0.5]),),  # IDLE
+            (torch.tensor([2.0, 0.5, -2.0]),),  # RISING then FALLING, odd
+        ],
+        ({0: torch.export.Dim("samples", min=2, max=32)},),
     ),
 ]
