@@ -10,6 +10,11 @@ for small inputs; the matrix-product path differs from it by rounding only).
 fused "fast path" (``aten._transformer_encoder_layer_fwd``, ``_native_multi_head_attention``) when
 their inputs allow it, which torch.onnx cannot translate; while exporting the fast path is off and
 the layers run their composite definition (the same math).
+
+``torch.argsort(x, stable=True)`` / ``torch.sort(x, stable=True)`` trace to ``aten.sort.stable``,
+which torch.onnx cannot translate. While exporting they take their definition: each entry's rank is
+the number of entries before it (smaller, or equal at a lower index), and the order puts each index
+at its rank (comparisons of every pair: exact, stable, for the short vectors such sorts see).
 """
 
 from __future__ import annotations
@@ -21,6 +26,42 @@ from contextlib import contextmanager
 import torch
 
 _ORIGINAL_CDIST = torch.cdist
+_ORIGINAL_ARGSORT, _ORIGINAL_SORT = torch.argsort, torch.sort
+_ORIGINAL_TENSOR_ARGSORT, _ORIGINAL_TENSOR_SORT = torch.Tensor.argsort, torch.Tensor.sort
+
+
+def _ranked_order(x: torch.Tensor, dim: int, descending: bool) -> torch.Tensor:
+    """The stable sorting permutation of ``x`` along ``dim`` from pairwise comparisons."""
+    moved = x.movedim(dim, -1)
+    n = moved.shape[-1]
+    mine, other = moved.unsqueeze(-1), moved.unsqueeze(-2)  # [..., i, 1] and [..., 1, j]
+    index = torch.arange(n, device=x.device)
+    ahead = (other > mine) if descending else (other < mine)
+    ahead = ahead | ((other == mine) & (index.unsqueeze(0) < index.unsqueeze(1)))
+    rank = ahead.sum(-1)  # [..., i]: where entry i goes
+    at_rank = rank.unsqueeze(-2) == index.unsqueeze(-1)  # [..., r, i]
+    return at_rank.to(torch.int32).argmax(-1).movedim(-1, dim)
+
+
+def _argsort(input, dim=-1, descending=False, stable=False, **kwargs):
+    if not (stable and torch.compiler.is_compiling()) or kwargs or input.dim() == 0:
+        return _ORIGINAL_ARGSORT(input, dim=dim, descending=descending, stable=stable, **kwargs)
+    return _ranked_order(input, dim, descending)
+
+
+def _sort(input, dim=-1, descending=False, stable=False, **kwargs):
+    if not (stable and torch.compiler.is_compiling()) or kwargs or input.dim() == 0:
+        return _ORIGINAL_SORT(input, dim=dim, descending=descending, stable=stable, **kwargs)
+    order = _ranked_order(input, dim, descending)
+    return torch.return_types.sort((input.gather(dim, order), order))
+
+
+def _tensor_argsort(self, dim=-1, descending=False, stable=False):
+    return _argsort(self, dim=dim, descending=descending, stable=stable)
+
+
+def _tensor_sort(self, dim=-1, descending=False, stable=False):
+    return _sort(self, dim=dim, descending=descending, stable=stable)
 
 
 def _cdist(x1: torch.Tensor, x2: torch.Tensor, p: float = 2.0, compute_mode: str | None = None):
@@ -41,10 +82,14 @@ def portable_ops() -> Iterator[None]:
     """Within: the ops above take their size-independent definitions, and attention layers their
     composite path (see below)."""
     torch.cdist = _cdist
+    torch.argsort, torch.sort = _argsort, _sort
+    torch.Tensor.argsort, torch.Tensor.sort = _tensor_argsort, _tensor_sort
     fastpath = torch.backends.mha.get_fastpath_enabled()
     torch.backends.mha.set_fastpath_enabled(False)
     try:
         yield
     finally:
         torch.cdist = _ORIGINAL_CDIST
+        torch.argsort, torch.sort = _ORIGINAL_ARGSORT, _ORIGINAL_SORT
+        torch.Tensor.argsort, torch.Tensor.sort = _ORIGINAL_TENSOR_ARGSORT, _ORIGINAL_TENSOR_SORT
         torch.backends.mha.set_fastpath_enabled(fastpath)

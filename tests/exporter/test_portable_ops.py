@@ -41,3 +41,34 @@ def test_transformer_encoder_layers_export_to_onnx(tmp_path, write_model):
     res = deploy.export(write_model(ENCODER), targets=["onnx"], out=tmp_path / "out")
     assert res.artifacts["onnx"].parity.ok
     assert torch.backends.mha.get_fastpath_enabled()  # restored after the export
+
+
+STABLE_SORTS = """
+import torch
+from torch import nn
+
+class ByPitch(nn.Module):
+    def forward(self, notes, velocities):
+        order = torch.argsort(notes, stable=True)  # equal pitches keep their order
+        loudest = velocities.sort(descending=True, stable=True)
+        return notes[order], velocities[order], loudest.values, loudest.indices
+
+def model():
+    return ByPitch().eval()
+
+def example_inputs():
+    return torch.tensor([64, 60, 67, 60, 64]), torch.tensor([90.0, 80.0, 80.0, 70.0, 90.0])
+
+def dynamic_shapes():
+    return ({0: torch.export.Dim("voices", min=2, max=16)}, {0: torch.export.Dim("voices", min=2, max=16)})
+
+def verify_inputs():
+    return [example_inputs(), (torch.tensor([72, 72, 72]), torch.tensor([10.0, 10.0, 5.0]))]
+"""
+
+
+def test_stable_sorts_export_with_ties_in_their_order(tmp_path, write_model):
+    # aten.sort.stable has no torch.onnx translation; while exporting it is ranked by pairwise comparison
+    res = deploy.export(write_model(STABLE_SORTS), targets=["onnx", "tflite"], out=tmp_path / "out")
+    assert res.artifacts["onnx"].parity.ok and res.artifacts["tflite"].parity.ok
+    assert torch.argsort is torch._C._VariableFunctions.argsort  # restored after the export
