@@ -43,25 +43,42 @@ def _ranked_order(x: torch.Tensor, dim: int, descending: bool) -> torch.Tensor:
     return at_rank.to(torch.int32).argmax(-1).movedim(-1, dim)
 
 
-def _argsort(input, dim=-1, descending=False, stable=False, **kwargs):
-    if not (stable and torch.compiler.is_compiling()) or kwargs or input.dim() == 0:
-        return _ORIGINAL_ARGSORT(input, dim=dim, descending=descending, stable=stable, **kwargs)
-    return _ranked_order(input, dim, descending)
+def _ranked(input, args: tuple, kwargs: dict) -> bool:
+    """A stable sort while exporting, with (dim, descending) given positionally or by name."""
+    known = set(kwargs) <= {"stable", "dim", "descending"} and len(args) <= 2
+    return bool(kwargs.get("stable")) and known and torch.compiler.is_compiling() and input.dim() > 0
 
 
-def _sort(input, dim=-1, descending=False, stable=False, **kwargs):
-    if not (stable and torch.compiler.is_compiling()) or kwargs or input.dim() == 0:
-        return _ORIGINAL_SORT(input, dim=dim, descending=descending, stable=stable, **kwargs)
+def _dim_and_order(args: tuple, kwargs: dict) -> tuple[int, bool]:
+    dim = args[0] if args else kwargs.get("dim", -1)
+    return dim, args[1] if len(args) > 1 else kwargs.get("descending", False)
+
+
+def _argsort(input, *args, **kwargs):
+    # passed on as given: torch.argsort(x, stable=False) is aten.sort.stable too, x.argsort() is not
+    if not _ranked(input, args, kwargs):
+        return _ORIGINAL_ARGSORT(input, *args, **kwargs)
+    return _ranked_order(input, *_dim_and_order(args, kwargs))
+
+
+def _sort(input, *args, **kwargs):
+    if not _ranked(input, args, kwargs):
+        return _ORIGINAL_SORT(input, *args, **kwargs)
+    dim, descending = _dim_and_order(args, kwargs)
     order = _ranked_order(input, dim, descending)
     return torch.return_types.sort((input.gather(dim, order), order))
 
 
-def _tensor_argsort(self, dim=-1, descending=False, stable=False):
-    return _argsort(self, dim=dim, descending=descending, stable=stable)
+def _tensor_argsort(self, *args, **kwargs):
+    if not _ranked(self, args, kwargs):
+        return _ORIGINAL_TENSOR_ARGSORT(self, *args, **kwargs)
+    return _argsort(self, *args, **kwargs)
 
 
-def _tensor_sort(self, dim=-1, descending=False, stable=False):
-    return _sort(self, dim=dim, descending=descending, stable=stable)
+def _tensor_sort(self, *args, **kwargs):
+    if not _ranked(self, args, kwargs):
+        return _ORIGINAL_TENSOR_SORT(self, *args, **kwargs)
+    return _sort(self, *args, **kwargs)
 
 
 def _cdist(x1: torch.Tensor, x2: torch.Tensor, p: float = 2.0, compute_mode: str | None = None):

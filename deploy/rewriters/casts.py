@@ -175,6 +175,8 @@ def min_(*args, **kwargs) -> object:
     Python's min would compare, and a comparison of sizes specialises the dynamic dim."""
     if _on_sizes(args, kwargs):
         return _bounded(torch.sym_min(*args), upper=args)
+    if _sizes_in_dynamo(args, kwargs):
+        return torch.sym_min(*args)
     picked = _on_int_tensors(args, kwargs, torch.minimum)
     if picked is not None:
         return picked
@@ -186,11 +188,26 @@ def max_(*args, **kwargs) -> object:
     """``max(a, b)`` on sizes, as min_."""
     if _on_sizes(args, kwargs):
         return _bounded(torch.sym_max(*args), lower=args)
+    if _sizes_in_dynamo(args, kwargs):
+        # torch 2.13: Python's max of a size in a while_loop body dynamo traces comes out as
+        # sym_min (`max(n - 2, 0)` gave 0 for every n, silently); torch.sym_max stays a max
+        return torch.sym_max(*args)
     picked = _on_int_tensors(args, kwargs, torch.maximum)
     if picked is not None:
         return picked
     rows = reduce_rows("max", args[0]) if len(args) == 1 and not kwargs else None
     return rows if rows is not None else max(*args, **kwargs)
+
+
+def _sizes_in_dynamo(args: tuple, kwargs: dict) -> bool:
+    """Two ints, one of them symbolic, in a body dynamo traces."""
+    return (
+        len(args) == 2
+        and not kwargs
+        and torch.compiler.is_dynamo_compiling()
+        and any(is_sym_int(a) for a in args)
+        and all(isinstance(a, (int, torch.SymInt)) and not isinstance(a, bool) for a in args)
+    )
 
 
 def _on_sizes(args: tuple, kwargs: dict) -> bool:

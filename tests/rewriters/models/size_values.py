@@ -110,6 +110,28 @@ def _flat(rows: int, cols: int) -> torch.Tensor:
     return torch.linspace(0.0, 0.01, rows * cols).reshape(rows, cols)
 
 
+def _turned(i, n):
+    """Past the last of ``n`` notes: back to the one before it, going down."""
+    if i >= n:
+        return max(n - 2, 0), -1
+    return i, 1
+
+
+class BouncingArpeggio(nn.Module):
+    """``max(n - 2, 0)`` of a dynamic size in a helper a loop body calls: torch 2.13 turns Python's
+    max of a size in a while_loop body into a min (0 at every size), which verification catches."""
+
+    def forward(self, notes, steps):
+        out = []
+        i, d = 0, 1
+        for s in range(int(steps.item())):
+            i, d = _turned(i + d, notes.shape[0]) if d > 0 else (i + d, d)
+            if i < 0:
+                i, d = 0, 1
+            out.append(notes[i])
+        return torch.stack(out)
+
+
 CASES = [
     Case(
         "a_range_step_picked_by_a_size_test",
@@ -148,5 +170,16 @@ CASES = [
         _url("http://a.b.example.com/x/y"),
         [_url("mail.example.org"), _url("ftp/x.y.z"), _url("https://shop.example.com"), _url("a//b/c.d")],
         ({0: torch.export.Dim("chars", min=4, max=256)},),
+    ),
+    Case(
+        "max_of_a_size_in_a_helper_a_loop_body_calls",
+        seeded(BouncingArpeggio),
+        (torch.tensor([57, 60, 64, 67]), torch.tensor([9])),
+        [
+            (torch.tensor([57, 60, 64]), torch.tensor([9])),  # turns at the top twice
+            (torch.tensor([5, 6]), torch.tensor([5])),
+            (torch.tensor([57, 60, 64, 67, 71, 74]), torch.tensor([3])),  # never turns
+        ],
+        ({0: torch.export.Dim("notes", min=2, max=8)}, None),
     ),
 ]
