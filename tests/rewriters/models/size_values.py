@@ -124,7 +124,7 @@ class BouncingArpeggio(nn.Module):
     def forward(self, notes, steps):
         out = []
         i, d = 0, 1
-        for s in range(int(steps.item())):
+        for _ in range(int(steps.item())):
             i, d = _turned(i + d, notes.shape[0]) if d > 0 else (i + d, d)
             if i < 0:
                 i, d = 0, 1
