@@ -15,7 +15,7 @@ from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.error_text import _explain, _nested_deploy_error, marked_site_error
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
 from deploy.rewriters.placeholder_names import distinct_placeholder_names
-from deploy.rewriters.size_branches import trusted_loop_body
+from deploy.rewriters.size_branches import trusted_everywhere
 from deploy.rewriters.values import (
     Undefined,
     as_tensor_value,
@@ -86,7 +86,7 @@ def in_loop_body(operator, *args):
             distinct_unbacked_names(),
             distinct_placeholder_names(),
             trace_state.probe_flag_kept(),
-            trusted_loop_body(),
+            trusted_everywhere(),
         ):
             if operator is while_loop:
                 args = (guarded_cond(args[0]), *args[1:])

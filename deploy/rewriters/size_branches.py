@@ -66,14 +66,7 @@ def is_size_predicate(pred: object) -> bool:
 def tracing_branches(pred: object) -> Iterator[None]:
     """The context a cond's branches are traced in (nothing special unless ``pred`` is on a size)."""
     if not is_size_predicate(pred):
-        # (dynamo cannot trace detect_fake_mode: a cond nested in a loop body keeps its guards here)
-        everywhere = STATE.trusted_everywhere and not torch.compiler.is_dynamo_compiling()
-        mode = torch._guards.detect_fake_mode() if everywhere else None
-        if mode is None or mode.shape_env is None:
-            yield
-            return
-        with mode.shape_env.suppress_guards():
-            STATE.used = True
+        with trusted_everywhere():  # any cond traced from the top level, in the last retry
             yield
         return
     with ExitStack() as stack:
@@ -86,10 +79,12 @@ def tracing_branches(pred: object) -> Iterator[None]:
 
 
 @contextmanager
-def trusted_loop_body() -> Iterator[None]:
-    """The context a loop's body is traced in from the top level: its guards are dropped in the last
-    retry (``trusting_size_branches(everywhere=True)``), where a size branch in a helper the body
-    calls (`if t.shape[0] >= 8:` before a Conv1d of kernel 5) records guards dynamo cannot clamp."""
+def trusted_everywhere() -> Iterator[None]:
+    """The context a cond's branches or a loop's body are traced in from the top level: their guards
+    are dropped in the last retry (``trusting_size_branches(everywhere=True)``), where a size branch
+    sits inside them (in a helper a loop body calls: `if t.shape[0] >= 8:` before a Conv1d of kernel
+    5), recording guards dynamo cannot clamp. Dynamo cannot trace detect_fake_mode: a graph op nested
+    in a body it traces keeps its guards here (the body's own trace drops them)."""
     everywhere = STATE.trusted_everywhere and not torch.compiler.is_dynamo_compiling()
     mode = torch._guards.detect_fake_mode() if everywhere else None
     if mode is None or mode.shape_env is None:
