@@ -31,22 +31,28 @@ from deploy.rewriters.values import as_tensor_value, is_sym_int
 
 
 def is_chunked(start: object, stop: object, step: object) -> bool:
-    """``range(start, n, step)`` with Python ``start``/``step > 1`` over a dynamic size, at the top
-    level of the exported program (not inside another graph op's body)."""
-    if torch.compiler.is_dynamo_compiling() or trace_state.TRACE_STATE.in_loop_body:
+    """``range(start, n, step)`` with Python ``start``/``step > 1`` over a dynamic size, outside
+    loop bodies: at the top level of the exported program or in a cond's branch (where a last
+    chunk read at the full length would repeat its last entry: other values, other sizes)."""
+    if trace_state.TRACE_STATE.in_loop_body:
         return False
     return isinstance(start, int) and isinstance(step, int) and step > 1 and is_sym_int(stop)
 
 
 def chunked_for(start: int, stop, step: int, body_fn, carried: tuple, accumulators: tuple, run) -> tuple:
-    """The loop as described above; returns (carried values, lists). ``run`` wraps the while_loop."""
-    full = as_tensor_value((stop - start - 1) // step).item()
-    define(full, (stop - start - 1) // step)
-    torch._check(full >= 0)
-    torch._check(stop > start)
-    last = start + full * step
-    torch._check(last < stop)
-    torch._check(last + step >= stop)
+    """The loop as described above; returns (carried values, lists). ``run`` wraps the while_loop.
+    In a cond's branch (dynamo traces it, no `.item()` there) the count of full chunks is the
+    size expression itself."""
+    if torch.compiler.is_dynamo_compiling():
+        last = start + (stop - start - 1) // step * step
+    else:
+        full = as_tensor_value((stop - start - 1) // step).item()
+        define(full, (stop - start - 1) // step)
+        torch._check(full >= 0)
+        torch._check(stop > start)
+        last = start + full * step
+        torch._check(last < stop)
+        torch._check(last + step >= stop)
     carried, lists = buffered_for(
         start, last, step, body_fn, carried, accumulators, -1, run, examples=probe(start, body_fn, carried)
     )

@@ -88,7 +88,10 @@ def bound_new_sizes(result, then_fn, else_fn, encode, pred=None):
     leaves, spec = pytree.tree_flatten(result)
     if not any(isinstance(v, torch.Tensor) and free_unbacked_symbols(v.shape) for v in leaves):
         return result
-    probed = _probe(then_fn, else_fn, encode, keep_facts=True)  # the cond worked: only sizes wanted
+    try:  # the cond worked: only sizes wanted
+        probed = _probe(then_fn, else_fn, encode, keep_facts=True)
+    except Exception:  # torch's many types: a branch whose loop traces only as the cond's own
+        probed = None  # body, not with guards suppressed; its new sizes stay unbounded
     if probed is None:
         return result
     same: dict = {}

@@ -1,7 +1,8 @@
 """Lists a range loop appends to and reads back in the same loop (row_lists.py): a greedy dedupe
 that compares each row with the rows kept so far, a peak picker that searches back through
 the candidates it rejected (a list reset when a peak is taken, read by a nested loop), and DP
-rows an inner loop builds (also one appending on every path, in a loop a `return` may stop)."""
+rows an inner loop builds (also one appending on every path, in a loop a `return` may stop), and
+a polyline simplifier run only on long inputs (under a size branch, whose new size is unbounded)."""
 
 import torch
 from torch import nn
@@ -151,6 +152,37 @@ def _rows(*rows):
 
 _DUP = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.99, 0.05, 0.0], [0.0, 0.0, 0.0], [0.0, 0.02, 1.0]]
 
+
+def _drop_collinear(pts, tol: float):
+    kept = [pts[0]]
+    for i in range(1, pts.shape[0] - 1):
+        a, b, c = kept[-1], pts[i], pts[i + 1]
+        ab, bc = b - a, c - b
+        if (ab[0] * bc[1] - ab[1] * bc[0]).abs() < tol * ab.norm() * bc.norm():
+            continue  # b lies on the line a-c
+        kept.append(b)
+    kept.append(pts[-1])
+    return torch.stack(kept)
+
+
+class SimplifiedWhenLong(nn.Module):
+    """Only paths of more than 8 points are simplified: the loop reads back the last kept point."""
+
+    def forward(self, pts):
+        if pts.shape[0] > 8:
+            pts = _drop_collinear(pts, 1e-3)
+        return pts.sum(0), pts[-1]
+
+
+def _polyline(n: int, seed: int, straight: bool = False):
+    g = torch.Generator().manual_seed(seed)
+    pts = torch.randn(n, 2, generator=g)
+    if straight:
+        pts[: n // 2, 1] = 0.0  # the first half on one line: its inner points dropped
+        pts[: n // 2, 0] = torch.arange(n // 2, dtype=torch.float32)
+    return (pts,)
+
+
 CASES = [
     Case(
         "list_rows_replaced_and_appended_by_a_nested_loop",
@@ -217,5 +249,13 @@ CASES = [
         ],
         ({0: torch.export.Dim("values", min=2, max=32)},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "list_read_back_in_a_loop_under_a_size_branch",
+        seeded(SimplifiedWhenLong),
+        _polyline(6, 0),
+        [_polyline(3, 1), _polyline(9, 2), _polyline(20, 3, straight=True), _polyline(32, 4)],
+        ({0: ROWS},),
+        constructs=("if->cond",),
     ),
 ]

@@ -22,6 +22,28 @@ class ChunkStats(nn.Module):
         return torch.cat(outs, dim=-1)
 
 
+class ChunkStatsOfLongInputs(nn.Module):
+    """Rows scored in chunks only for long inputs (a cond on the size), each chunk centred on its
+    own mean: a last chunk read at the full chunk length would give other values and rows."""
+
+    def __init__(self):
+        super().__init__()
+        self.score = nn.Linear(3, 1)
+
+    def centred(self, x):
+        if x.shape[0] > 16:
+            outs = []
+            for start in range(0, x.shape[0], 8):
+                s = self.score(x[start : start + 8]).squeeze(-1)
+                outs.append(s - s.mean())
+            return torch.cat(outs)
+        s = self.score(x).squeeze(-1)
+        return s - s.mean()
+
+    def forward(self, x):
+        return self.centred(x) * x[:, 0]
+
+
 class Tiles(nn.Module):
     """range(h // k) full tiles (possibly none) read as x[:, i * k : (i + 1) * k], plus the rest."""
 
@@ -240,6 +262,14 @@ CASES = [
         (torch.randn(2, 3, 20),),
         _seq(2, 7, 8, 9, 16, 17, 64),
         ({2: LENGTH},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "chunks_last_shorter_under_a_size_branch",
+        seeded(ChunkStatsOfLongInputs),
+        (torch.randn(20, 3),),
+        [(torch.randn(n, 3),) for n in (2, 7, 16, 17, 21, 24, 25, 64)],
+        ({0: LENGTH},),
         constructs=("for->while_loop",),
     ),
     Case(
