@@ -8,7 +8,8 @@
 A graph loop carries tensors only. A list (or tuple) variable of a fixed length is carried as one
 value per entry: the loop's operators see the entries, the body the list rebuilt from them, and the
 list the body hands back is split again (it must keep its length). After the loop the variable is
-a list again. A list the loop appends to is carried as rows instead (row_lists.py).
+a list again. A list an earlier graph loop filled (a StackedList) is carried as its stacked rows. A
+list the loop appends to is carried as rows instead (row_lists.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ from __future__ import annotations
 import torch
 
 from deploy.rewriters import sites
-from deploy.rewriters.values import Undefined, as_tensor_value, is_symbolic, zeros_shaped_like
+from deploy.rewriters.values import (
+    StackedList,
+    Undefined,
+    as_tensor_value,
+    is_symbolic,
+    is_tracing,
+    zeros_shaped_like,
+)
 
 
 def _is_state_list(value: object) -> bool:
@@ -26,6 +34,16 @@ def _is_state_list(value: object) -> bool:
         and len(value) > 0
         and all(isinstance(v, (torch.Tensor, int, float, bool)) or is_symbolic(v) for v in value)
     )
+
+
+def _layout(value: object) -> tuple | None:
+    """(type, entries carried) of a list the loop carries: a Python list entry by entry; a list an
+    earlier graph loop filled (``v[i] = ...`` over a StackedList) as its rows, one stacked tensor."""
+    if _is_state_list(value):
+        return type(value), len(value)
+    if isinstance(value, StackedList) and is_tracing():
+        return StackedList, 1
+    return None
 
 
 def result_lists_defined(args: tuple, names: tuple[str, ...], run) -> tuple:
@@ -58,14 +76,14 @@ class ListState:
 
     def __init__(self, args: tuple, names: tuple[str, ...], site_id: int):
         rows = sites.get_site(site_id).row_appends  # lists the loop appends to: rows (row_lists.py)
-        self.layout = [
-            (type(v), len(v)) if _is_state_list(v) and n not in rows else None for v, n in zip(args, names)
-        ]
+        self.layout = [_layout(v) if n not in rows else None for v, n in zip(args, names)]
         self.site_id = site_id
         self.names = tuple(
             n2
             for n, entry in zip(names, self.layout)
-            for n2 in ([f"{n}[{i}]" for i in range(entry[1])] if entry else [n])
+            for n2 in (
+                [f"{n}[{i}]" for i in range(entry[1])] if entry and entry[0] is not StackedList else [n]
+            )
         )
         self.lists = tuple(n for n, entry in zip(names, self.layout) if entry)
 
@@ -77,6 +95,9 @@ class ListState:
         for value, entry in zip(values, self.layout):
             if entry is None:
                 out.append(value)
+                continue
+            if entry[0] is StackedList:
+                out.append(value.stacked_with_prefix() if isinstance(value, StackedList) else value)
                 continue
             if not isinstance(value, (list, tuple)) or len(value) != entry[1]:
                 raise sites.get_site(self.site_id).error(
@@ -93,7 +114,7 @@ class ListState:
                 out.append(flat.pop(0))
             else:
                 kind, length = entry
-                out.append(kind(flat[:length]))
+                out.append(StackedList([], flat[0]) if kind is StackedList else kind(flat[:length]))
                 del flat[:length]
         return tuple(out)
 

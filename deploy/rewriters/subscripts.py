@@ -238,6 +238,8 @@ def setitem(obj: object, index: object, value: object) -> object:
     if is_tracing() and isinstance(obj, list) and _run_time_position(index):
         if all(_scalar_entry(v) for v in obj) and _scalar_entry(as_tensor_value(value)):
             return _stored_at_run_time_position(obj, index, value)
+    if is_tracing() and isinstance(obj, StackedList):  # `v[i] = x` of a list a graph loop filled
+        return StackedList([], setitem(obj.stacked_with_prefix(), index, value))
     if type(obj).__name__ == "RowList":  # `bins[b] = v` of a list a graph loop carries (row_lists.py)
         return obj.put(index, value)
     if not (is_tracing() and isinstance(obj, torch.Tensor)):

@@ -82,18 +82,49 @@ def _fresh_containers(stmts: list[ast.stmt]) -> set[str]:
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
             targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
             value = getattr(node, "value", None)
-            creates = isinstance(value, _CONTAINERS) or (
-                isinstance(value, ast.Call)
-                and isinstance(value.func, ast.Name)
-                and value.func.id in {"list", "dict", "set"}
-            )
+            creates = _creates(value)
             if _regrown(value, targets) or _loop_outputs(value):
                 continue  # `xs = _deploy_rt.append_if(xs, ...)`: the same list, one row more or not
+            if _torch_call(value) and all(isinstance(t, ast.Name) for t in targets):
+                continue  # `times = torch.stack(times)`: a new tensor, not a container from outside
+            pairs = _unpacked(targets, value)
+            if pairs is not None:  # `times, peaks = [], []`
+                for target, item in pairs:
+                    (fresh if _creates(item) else other).add(target.id)
+                continue
             for target in targets:
                 for leaf in ast.walk(target) if target is not None else ():
                     if isinstance(leaf, ast.Name):
                         (fresh if creates and target is leaf else other).add(leaf.id)
     return fresh - other
+
+
+def _creates(value: ast.expr | None) -> bool:
+    return isinstance(value, _CONTAINERS) or (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in {"list", "dict", "set"}
+    )
+
+
+def _torch_call(value: ast.expr | None) -> bool:
+    """``torch.stack(xs)``, ``torch.nn.functional.pad(...)``: a call of a function under ``torch``."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id == "torch" and value.func is not func
+
+
+def _unpacked(targets: list, value: ast.expr | None) -> list | None:
+    """(name, value) pairs of ``a, b = x, y`` (one tuple of plain names, one of as many values)."""
+    if len(targets) != 1 or not isinstance(targets[0], ast.Tuple) or not isinstance(value, ast.Tuple):
+        return None
+    names, values = targets[0].elts, value.elts
+    if len(names) != len(values) or not all(isinstance(n, ast.Name) for n in names):
+        return None
+    return list(zip(names, values))
 
 
 def _loop_outputs(value: ast.expr | None) -> bool:
@@ -109,13 +140,14 @@ def _loop_outputs(value: ast.expr | None) -> bool:
 
 
 def _regrown(value: ast.expr | None, targets: list) -> bool:
-    """``xs = _deploy_rt.append_if(xs, ...)`` / ``compact(xs, ...)``: the list the passes grow."""
+    """``xs = _deploy_rt.append_if(xs, ...)`` / ``compact(xs, ...)`` / ``setitem(xs, i, v)``: the
+    list the passes grow or update."""
     return (
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Attribute)
         and isinstance(value.func.value, ast.Name)
         and value.func.value.id == RUNTIME
-        and value.func.attr in ("append_if", "compact")
+        and value.func.attr in ("append_if", "compact", "setitem")
         and len(targets) == 1
         and isinstance(targets[0], ast.Name)
         and bool(value.args)

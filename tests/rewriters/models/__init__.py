@@ -14,6 +14,7 @@ from tests.rewriters.models import (
     dispatch,
     exits,
     extra,
+    filled_lists,
     helper_returns,
     idioms,
     in_place,
@@ -97,5 +98,6 @@ CASES = (
     + in_place.CASES
     + python_loop_appends.CASES
     + nested_appends.CASES
+    + filled_lists.CASES
     + list_positions.CASES
 )
