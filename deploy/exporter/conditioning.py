@@ -38,11 +38,15 @@ def float64_runner(module: torch.nn.Module):
         if state["module"] is None:
             return None
         wide = tuple(t.double() if t.dtype == torch.float32 else t for t in inputs)
+        previous = torch.get_default_dtype()
+        torch.set_default_dtype(torch.float64)  # tensors forward makes (torch.linspace(-1, 1, n)) too
         try:
             with torch.no_grad():
                 return [t.detach().cpu().numpy() for t in flatten_outputs(state["module"](*wide))]
         except Exception:  # dtypes the model fixes itself (torch.zeros(..., dtype=float32)) and the like
             return None
+        finally:
+            torch.set_default_dtype(previous)
 
     return run
 

@@ -50,10 +50,15 @@ def _chain(thunks, how: str) -> object:
     return value
 
 
-def member(value: object, options: tuple, negated: bool) -> object:
+def member(value: object, options: object, negated: bool) -> object:
     """``value in (a, b)`` / ``not in``: on a tensor (a state a converted loop carries), an ``or`` of
-    equalities; Python's ``in`` would call bool() on each tensor comparison."""
-    if not is_symbolic(value) or not options:
+    equalities; Python's ``in`` would call bool() on each tensor comparison. ``value in TABLE`` of a
+    dict, list, tuple or set of numbers likewise (its keys or entries); any other ``in`` is Python's."""
+    table = isinstance(options, (dict, list, tuple, set, frozenset, range))
+    if table and not isinstance(options, tuple):
+        table = all(type(option) in (int, float) for option in options)
+        options = tuple(options) if table else options
+    if not is_symbolic(value) or not table or not options:
         found = value in options
         return not found if negated else found
     found = or_(*[lambda option=option: compare(value, "eq", option) for option in options])

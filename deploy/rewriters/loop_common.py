@@ -152,6 +152,15 @@ def python_while(cond_fn, step, args: tuple, site_id: int) -> tuple[tuple, bool]
 def _as_loop_body_probe():
     """Within: code traced as a loop body traces it (in-loop-body flag set), with guards suppressed
     and its graph ops unlisted (a probe: its nodes are dead)."""
+    if torch.compiler.is_dynamo_compiling():
+        # a probe inside a body dynamo traces: detect_fake_mode and the probing counter (a global
+        # it would mutate) are graph breaks there, and dynamo keeps no guards of its own to suppress
+        previous = trace_state.set_in_loop_body(True)
+        try:
+            yield
+        finally:
+            trace_state.set_in_loop_body(previous)
+        return
     mode = torch._guards.detect_fake_mode()
     guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
     previous = trace_state.set_in_loop_body(True)
@@ -197,6 +206,12 @@ def placeholders_for_undefined(args: tuple, run) -> tuple:
     return args
 
 
+def _data_dependent_shape(value: torch.Tensor) -> bool:
+    # inside dynamo (a loop in a body it traces) free symbols cannot be inspected: dynamo checks
+    # the loop's carried shapes itself
+    return not torch.compiler.is_dynamo_compiling() and bool(free_unbacked_symbols(value.shape))
+
+
 def _shaped_like_probe(run, guess: list, undefined: list[int]) -> tuple | None:
     for _ in range(2):
         new_values = _probe_values(run, tuple(guess))
@@ -205,7 +220,7 @@ def _shaped_like_probe(run, guess: list, undefined: list[int]) -> tuple | None:
         shaped = list(guess)
         for i in undefined:
             new = as_tensor_value(new_values[i])
-            if not isinstance(new, torch.Tensor) or free_unbacked_symbols(new.shape):
+            if not isinstance(new, torch.Tensor) or _data_dependent_shape(new):
                 return None
             shaped[i] = torch.zeros(new.shape, dtype=new.dtype)
         if all(isinstance(guess[i], torch.Tensor) and _same_meta(guess[i], shaped[i]) for i in undefined):

@@ -29,6 +29,7 @@ from deploy.rewriters.in_place import augmented
 from deploy.rewriters.list_builtins import list_, sum_
 from deploy.rewriters.logic import and_, compare, equal, kept_test, member, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
+from deploy.rewriters.mappings import mapping_get
 from deploy.rewriters.nested_lists import chunk, unchunk
 from deploy.rewriters.operators import (
     if_expr,
@@ -64,6 +65,7 @@ __all__ = [
     "for_range",
     "full_length",
     "getitem",
+    "mapping_get",
     "nonzero_read",
     "if_expr",
     "if_stmt",

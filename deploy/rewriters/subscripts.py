@@ -8,7 +8,6 @@ would otherwise call ``.item()`` on it. Eagerly (and for Python indices) these a
 from __future__ import annotations
 
 import torch
-from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.rewriters.bounded_slices import (
     RunTimeSlice,
@@ -19,6 +18,7 @@ from deploy.rewriters.bounded_slices import (
 )
 from deploy.rewriters.branch_guards import in_guarded_branch
 from deploy.rewriters.casts import tensor
+from deploy.rewriters.mappings import lookup, run_time_key
 from deploy.rewriters.trace_state import in_loop_body_now, selects_in_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
 
@@ -57,6 +57,8 @@ def getitem(obj: object, index: object) -> object:
         if isinstance(index, (slice, RunTimeSlice)):  # ``xs[1:j]``: still a list (its own slicing)
             return obj[_plain(index)]
         obj = obj.stacked_with_prefix()  # ``gaps[k]``: a row of a loop's appended values
+    if run_time_key(obj, index):  # `ADJUST[m]` of a dict, m a size a converted branch set
+        return lookup(obj, index)
     if is_tracing() and isinstance(obj, (tuple, list)) and _run_time_position(index):
         table = _as_table(obj)
         if table is not None:  # `BASE_RATES[tier]`, tier set by a converted branch
@@ -152,10 +154,9 @@ def _read_or_zeros(obj: torch.Tensor, index: int) -> torch.Tensor:
 
 
 def _run_time_position(index: object) -> bool:
-    """A 0-d integer tensor, or an int known only at run time (unbacked)."""
-    if is_sym_int(index):
-        return bool(free_unbacked_symbols(index))
-    return is_scalar_index(index)
+    """A 0-d integer tensor, or a symbolic int: an unbacked one, or a size (``BEST_OF[m]`` with ``m =
+    min(n, 10)``: Python's list indexing would fix it to the example's value)."""
+    return is_sym_int(index) or is_scalar_index(index)
 
 
 def _as_table(values: tuple | list) -> torch.Tensor | None:

@@ -73,3 +73,17 @@ def test_float64_runner_is_none_for_a_model_that_fixes_its_dtype():
     module = PlaneFit()
     float64_runner(module)((_points(8, 1),))
     assert all(p.dtype == torch.float32 for p in module.parameters())  # the user's module is untouched
+
+
+def test_float64_reference_makes_the_tensors_forward_creates_in_float64_too():
+    class PolyFit(torch.nn.Module):
+        def forward(self, y):
+            x = torch.linspace(-1.0, 1.0, y.shape[0])  # the default dtype
+            vander = torch.stack([x**k for k in range(3)], 1)
+            return vander @ torch.linalg.solve(vander.T @ vander, vander.T @ y)
+
+    y = torch.randn(16)
+    out = float64_runner(PolyFit())((y,))
+    assert out is not None and out[0].dtype == np.float64
+    assert torch.get_default_dtype() == torch.float32  # restored
+    np.testing.assert_allclose(out[0], PolyFit()(y).numpy(), rtol=1e-3, atol=1e-4)

@@ -113,6 +113,14 @@ class _CallRewriter(ast.NodeTransformer):
             return ast.copy_location(
                 ast.Call(rt("new_tensor"), [func.value, *node.args], node.keywords), node
             )
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "get"
+            and len(node.args) == 2
+            and not node.keywords
+        ):
+            self.ctx.rewrote = True  # `ADJUST.get(m, 0.0)` of a dict at a size a converted branch set
+            return ast.copy_location(ast.Call(rt("mapping_get"), [func.value, *node.args], []), node)
         if _is_torch_attr(func, "equal") and len(node.args) == 2 and not node.keywords:
             self.ctx.rewrote = True  # `if torch.equal(nxt, board): break` in a helper too
             return ast.copy_location(ast.Call(rt("equal"), node.args, []), node)

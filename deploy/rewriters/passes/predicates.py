@@ -41,6 +41,10 @@ class _PredicateRewriter(ast.NodeTransformer):
             negated = constant(isinstance(node.ops[0], ast.NotIn))
             options = ast.Tuple(elts=node.comparators[0].elts, ctx=ast.Load())
             return ast.copy_location(call(rt("member"), node.left, options, negated), node)
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            # `m in BONUS` of a table: its keys (entries) when m is a size a converted branch set
+            negated = constant(isinstance(node.ops[0], ast.NotIn))
+            return ast.copy_location(call(rt("member"), node.left, node.comparators[0], negated), node)
         if len(node.ops) == 1:
             operator = _COMPARISONS.get(type(node.ops[0]))
             if operator is None:

@@ -26,6 +26,7 @@ from tests.rewriters.models import (
     list_positions,
     lists,
     literals,
+    lookups,
     loop_exits,
     loops,
     nested,
@@ -99,5 +100,6 @@ CASES = (
     + python_loop_appends.CASES
     + nested_appends.CASES
     + filled_lists.CASES
+    + lookups.CASES
     + list_positions.CASES
 )

@@ -1,6 +1,7 @@
 """A helper returning from inside its loop over a list that may be empty (the positions of a
 mask): the value the `return` gives is a placeholder until it runs, so a loop that runs 0 times
-returns what follows the loop."""
+returns what follows the loop. Also a helper whose loop over a Python range returns early, called
+in a branch of a loop body (its result slots are probed inside the body dynamo traces)."""
 
 import torch
 from torch import nn
@@ -85,6 +86,40 @@ def _bins(demand, weights):
     return torch.tensor(demand), torch.tensor(weights)
 
 
+def _mismatch_score(guide, site, limit: int):
+    score, mismatches = torch.ones(()), 0
+    for pos in range(5, -1, -1):
+        if (site[pos] * guide[pos]).sum() > 0.5:
+            continue
+        mismatches += 1
+        score = score * 0.5
+        if mismatches > limit:
+            return torch.zeros(()), mismatches
+    return score, mismatches
+
+
+class SiteScores(nn.Module):
+    """Each candidate site scored by a helper that gives up after too many mismatches."""
+
+    def forward(self, guide, sites):
+        scores = []
+        for k in range(sites.shape[0]):
+            site = sites[k]
+            factor = 1.0 if site[6, 2] > 0.5 else 0.25
+            score, mismatches = _mismatch_score(guide, site, 2)
+            if mismatches == 0:
+                scores.append(torch.zeros(()))
+                continue
+            scores.append(score * factor)
+        return torch.stack(scores)
+
+
+def _sites(rows: list[list[int]], pams: list[int]) -> tuple:
+    guide = torch.nn.functional.one_hot(torch.tensor([0, 1, 2, 3, 0, 1]), 4).float()
+    sites = torch.nn.functional.one_hot(torch.tensor([r + [p] for r, p in zip(rows, pams)]), 4).float()
+    return guide, sites
+
+
 CASES = [
     Case(
         "helper_returning_from_a_loop_over_a_possibly_empty_list",
@@ -113,5 +148,18 @@ CASES = [
         seeded(PiecewiseIndex),
         (torch.tensor([22.0, 6.0]),),
         [(torch.tensor([40.0, 80.0]),), (torch.tensor([1.0, 13.0]),)],
+    ),
+    Case(
+        "early_return_of_a_python_range_loop_in_a_helper_a_branch_in_a_loop_body_calls",
+        seeded(SiteScores),
+        _sites([[0, 1, 2, 3, 0, 1], [0, 1, 2, 0, 0, 1], [3, 3, 3, 3, 0, 1]], [2, 0, 2]),
+        [
+            _sites([[0, 1, 2, 3, 0, 1], [1, 1, 2, 3, 0, 2]], [0, 2]),
+            _sites(
+                [[2, 2, 2, 2, 2, 2], [0, 1, 2, 3, 3, 1], [0, 1, 2, 3, 0, 1], [0, 0, 2, 3, 0, 1]], [2, 2, 0, 2]
+            ),
+        ],
+        (None, {0: torch.export.Dim("sites", min=2, max=16)}),
+        constructs=("for->scan",),
     ),
 ]
