@@ -13,6 +13,7 @@ from deploy.rewriters import analysis
 from deploy.rewriters.convert import convert_function, converted_source
 from deploy.rewriters.passes import Context
 from deploy.rewriters.passes.breaks import BreakContinueToFlags
+from deploy.rewriters.passes.fill_rest import FillRestToFlag
 from deploy.rewriters.passes.list_lengths import ListLengthCounters
 from deploy.rewriters.passes.loop_else import LoopElseToFlag
 from deploy.rewriters.passes.predicates import PredicateOperators
@@ -76,6 +77,36 @@ def test_loop_else_runs_after_the_loop_unless_it_broke():
     assert "_deploy_broke_1 = True" in out and "if not _deploy_broke_1:" in out
     out = _apply(LoopElseToFlag(), "def f(xs):\n    for x in xs:\n        y = x\n    else:\n        y = 1\n")
     assert "broke" not in out and out.rstrip().endswith("y = 1")
+
+
+def test_padding_the_rest_then_break_becomes_one_append_per_iteration_left():
+    source = (
+        "def f(x, n):\n    out = []\n    for t in range(n):\n        if x[t] > 0:\n"
+        "            rest = n - t - 1\n            out.extend([x[t - 1] * 0 + 1] * rest)\n            break\n"
+        "        out.append(x[t])\n    return out\n"
+    )
+    kept = source.replace("[x[t - 1] * 0 + 1]", "[y]")
+    out = _apply(FillRestToFlag(), kept)
+    assert (
+        "break" not in out and "if _deploy_filling_1:\n            out.append(y)\n            continue" in out
+    )
+    assert "_deploy_filling_1 = True\n            continue" in out
+    namespace = {}
+    exec(out, namespace)  # noqa: S102 - the rewritten source runs as Python: the same list
+    for xs in ([-1, -2, 3, -4, -5], [1, 2], [-1, -2], [-1, 5]):
+        y = 9
+        namespace["y"] = y
+        original = {"y": y}
+        exec(kept, original)  # noqa: S102
+        assert namespace["f"](xs, len(xs)) == original["f"](xs, len(xs))
+    refused = [
+        source,  # the value reads the counter (it would be read at later iterations)
+        kept.replace("rest = n - t - 1", "rest = n - t"),  # not the iterations left
+        kept.replace("    return out", "    return out, t"),  # the counter read after the loop
+        kept.replace("out.append(x[t])", "out.append(x[t])\n        n = n - 1"),  # the bound changes
+    ]
+    for variant in refused:
+        assert "break" in _apply(FillRestToFlag(), variant), variant
 
 
 def test_len_of_a_list_the_loop_appends_to_is_a_counter():

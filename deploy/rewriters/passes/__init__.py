@@ -8,6 +8,7 @@ from deploy.rewriters.passes.calls import CallTreeCalls
 from deploy.rewriters.passes.conditionals import TernaryToCond
 from deploy.rewriters.passes.continues import OneAppendPerIteration
 from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
+from deploy.rewriters.passes.fill_rest import FillRestToFlag
 from deploy.rewriters.passes.guarded_appends import AppendsAfterBreak
 from deploy.rewriters.passes.iteration import UnbindLoopsToRange
 from deploy.rewriters.passes.list_lengths import ListLengthCounters
@@ -35,6 +36,7 @@ STRUCTURAL: list[Pass] = [
     OptionalsToFlags(),
     TruncationsToSlices(),
     LoopElseToFlag(),
+    FillRestToFlag(),
     ReturnsInLoopsToBreaks(),
     UnbindLoopsToRange(),
     ListLoopsToRange(),

@@ -32,6 +32,7 @@ from tests.rewriters.models import (
     nested,
     nested_appends,
     optionals,
+    padded_rest,
     picked_rows,
     python_loop_appends,
     repros,
@@ -101,5 +102,6 @@ CASES = (
     + nested_appends.CASES
     + filled_lists.CASES
     + lookups.CASES
+    + padded_rest.CASES
     + list_positions.CASES
 )
