@@ -40,7 +40,7 @@ class RowList(NamedTuple):
     def rows(self) -> torch.Tensor:
         """The first ``count`` rows (an unbacked size while tracing)."""
         n = self.count.reshape(()).item()
-        torch._check(n >= 0)
+        torch._check_is_size(n)  # a size also in a probe, where guards (and torch._check's) are suppressed
         torch._check(n <= self.buffer.shape[0])
         return self.buffer[:n]
 

@@ -339,14 +339,30 @@ def take_last(values):
     return values.pop() if len(values) > 0 else None
 
 
+def _with_a_row(rows: StackedList, thunk):
+    """``thunk()`` with ``rows`` holding at least one row (its own, else one zero row)."""
+    saved = rows.prefix, rows.stacked, rows.suffix
+    stacked = rows.stacked_with_prefix()
+    padded = torch.cat([stacked, stacked.new_zeros((1, *stacked.shape[1:]))])
+    rows.prefix, rows.stacked, rows.suffix = [], padded.narrow(0, 0, torch.sym_max(stacked.shape[0], 1)), []
+    try:
+        return thunk()
+    finally:
+        rows.prefix, rows.stacked, rows.suffix = saved
+
+
 def append_if(values, test, thunk):
     """``if test: values.append(thunk())`` (passes/appends.py): plain Python on a Python test; on a
-    tensor test while exporting, a StackedList whose last row is kept only where ``test`` holds."""
+    tensor test while exporting, a StackedList whose last row is kept only where ``test`` holds.
+    A list as the test (``if current:`` of a list a loop filled) is its length's truth; the graph
+    computes the value whether the list is empty or not, from at least one row (a zero row where it
+    is empty: a softmax over no rows crashes LiteRT's kernels)."""
+    tested, test = test, list_truth(test)
     if not (is_tracing() and is_symbolic(test)):
         if test:
             values.append(thunk())
         return values
-    value = torch.as_tensor(thunk())
+    value = torch.as_tensor(_with_a_row(tested, thunk) if isinstance(tested, StackedList) else thunk())
     if isinstance(values, StackedList):
         rows = values.stacked_with_prefix()
     elif values:

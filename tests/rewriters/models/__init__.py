@@ -41,6 +41,7 @@ from tests.rewriters.models import (
     run_segments,
     run_stacks,
     runtime_sizes,
+    segments,
     shapes,
     shrinking,
     size_values,
@@ -103,5 +104,6 @@ CASES = (
     + filled_lists.CASES
     + lookups.CASES
     + padded_rest.CASES
+    + segments.CASES
     + list_positions.CASES
 )
