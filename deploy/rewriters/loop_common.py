@@ -152,20 +152,14 @@ def python_while(cond_fn, step, args: tuple, site_id: int) -> tuple[tuple, bool]
 def _as_loop_body_probe():
     """Within: code traced as a loop body traces it (in-loop-body flag set), with guards suppressed
     and its graph ops unlisted (a probe: its nodes are dead)."""
-    if torch.compiler.is_dynamo_compiling():
-        # a probe inside a body dynamo traces: detect_fake_mode and the probing counter (a global
-        # it would mutate) are graph breaks there, and dynamo keeps no guards of its own to suppress
-        previous = trace_state.set_in_loop_body(True)
-        try:
-            yield
-        finally:
-            trace_state.set_in_loop_body(previous)
-        return
-    mode = torch._guards.detect_fake_mode()
+    # inside a body dynamo traces, detect_fake_mode and the probing counter (a global it would
+    # mutate) are graph breaks, and dynamo keeps no guards of its own to suppress
+    dynamo = torch.compiler.is_dynamo_compiling()
+    mode = None if dynamo else torch._guards.detect_fake_mode()
     guards = mode.shape_env.suppress_guards() if mode and mode.shape_env else contextlib.nullcontext()
     previous = trace_state.set_in_loop_body(True)
     try:
-        with guards, sites.probing():
+        with guards, contextlib.nullcontext() if dynamo else sites.probing():
             yield
     finally:
         trace_state.set_in_loop_body(previous)

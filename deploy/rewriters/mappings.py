@@ -36,8 +36,7 @@ def lookup(mapping: dict, key: object, default: object = _MISSING) -> object:
     dtype = torch.get_default_dtype() if floats else torch.int64
     if default is _MISSING:
         default = next(iter(mapping.values()))
-    result = as_tensor_value(default)
-    result = (result if isinstance(result, torch.Tensor) else tensor(result)).to(dtype)
+    result = tensor(default).to(dtype)  # a number: the table's or the caller's default
     for k, v in mapping.items():
         result = torch.where(position == k, tensor(v).to(dtype), result)
     return result

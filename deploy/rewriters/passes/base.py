@@ -66,6 +66,16 @@ class Pass(abc.ABC):
 
 
 BLOCK_FIELDS = ("body", "orelse", "finalbody")
+# statements whose `break`/`continue` belong to another loop or scope than the one around them
+BREAK_SCOPES = (
+    ast.For,
+    ast.While,
+    ast.AsyncFor,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Lambda,
+)
 
 
 def map_blocks(node: ast.AST, rewrite: Callable[[ast.stmt], list[ast.stmt] | None]) -> None:

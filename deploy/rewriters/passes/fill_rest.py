@@ -25,9 +25,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.analysis import assigned_names, read_names
-from deploy.rewriters.passes.base import BLOCK_FIELDS, Context, Pass, call, map_blocks, name
-
-_SCOPES = (ast.For, ast.While, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+from deploy.rewriters.passes.base import BLOCK_FIELDS, BREAK_SCOPES, Context, Pass, call, map_blocks, name
 
 
 def _range_stop(loop: ast.For) -> ast.expr | None:
@@ -109,7 +107,7 @@ class FillRestToFlag(Pass):
         """``block`` with each ``extend...; break`` run of this loop replaced (see module docstring)."""
         found = False
         for stmt in block:
-            if isinstance(stmt, _SCOPES):
+            if isinstance(stmt, BREAK_SCOPES):
                 continue
             for field in BLOCK_FIELDS:
                 inner = getattr(stmt, field, None)

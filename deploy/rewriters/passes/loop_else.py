@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.passes.base import BLOCK_FIELDS, Context, Pass, map_blocks, name
-
-_SCOPES = (ast.For, ast.While, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+from deploy.rewriters.passes.base import BLOCK_FIELDS, BREAK_SCOPES, Context, Pass, map_blocks, name
 
 
 def _flag_breaks(block: list[ast.stmt], flag: str) -> tuple[list[ast.stmt], bool]:
@@ -29,7 +27,7 @@ def _flag_breaks(block: list[ast.stmt], flag: str) -> tuple[list[ast.stmt], bool
         if isinstance(stmt, ast.Break):
             out.append(ast.copy_location(ast.Assign([name(flag, True)], ast.Constant(True)), stmt))
             found = True
-        elif not isinstance(stmt, _SCOPES):
+        elif not isinstance(stmt, BREAK_SCOPES):
             for field in BLOCK_FIELDS:
                 inner = getattr(stmt, field, None)
                 if isinstance(inner, list):
