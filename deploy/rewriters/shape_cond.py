@@ -34,7 +34,7 @@ from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.placeholder_names import distinct_placeholder_names
-from deploy.rewriters.size_facts import define_choice, suppressed_guards
+from deploy.rewriters.size_facts import define_choice, guards_recorded, suppressed_guards
 from deploy.rewriters.values import is_sym_int
 
 
@@ -261,9 +261,10 @@ def check_bounds(size, then_size, else_size) -> None:
         low, high = _finite(ranges.lower), _finite(ranges.upper)
         lows.append(max(0, low) if low is not None else 0)
         highs.append(high)
-    torch._check(size >= min(lows))
-    if None not in highs:
-        torch._check(size <= max(highs))
+    with guards_recorded():  # facts about the picked size, also in a trusted branch
+        torch._check(size >= min(lows))
+        if None not in highs:
+            torch._check(size <= max(highs))
 
 
 def _finite(bound) -> int | None:

@@ -128,6 +128,24 @@ def suppressed_guards(env: ShapeEnv | None):
         ShapeEnv.guard_or_defer_runtime_assert = original
 
 
+@contextlib.contextmanager
+def guards_recorded():
+    """Within: guards and run-time assertions recorded even where an enclosing context suppresses
+    them (a branch trusted by trusting_size_branches), for facts that hold whatever the branch does
+    (the bounds of a size a cond picked: shape_cond.check_bounds). A no-op inside dynamo."""
+    from torch.fx.experimental import symbolic_shapes
+
+    tls = symbolic_shapes.TLS
+    if torch.compiler.is_dynamo_compiling() or not getattr(tls, "suppress_guards", False):
+        yield
+        return
+    tls.suppress_guards = False
+    try:
+        yield
+    finally:
+        tls.suppress_guards = True
+
+
 def _refine_fresh(env: ShapeEnv, expr, known: set) -> None:
     """Raise the lower bound of each unbacked size in ``expr`` not in ``known`` by ``expr`` (a fact
     such as a slice's ``u0 >= 0``)."""
