@@ -51,8 +51,26 @@ class Choice:
         return stacked.index_select(0, index).squeeze(0)
 
 
+class StringKey:
+    """The key a string state holds where its code is a value the model computes (string_key)."""
+
+    def __init__(self, code, literals: tuple[str, ...]):
+        self.code, self.literals = code, literals
+
+
+def string_key(code: object, literals: tuple[str, ...]) -> object:
+    """The literal whose code a string state (passes/string_states.py) holds: the string itself for
+    a Python int (every eager run), a StringKey for a code the model computes while exporting."""
+    if is_symbolic(code) or isinstance(code, torch.Tensor):
+        return StringKey(code, literals)
+    return literals[code]
+
+
 def pick(container: object, index: object, site_id: int) -> object:
-    """``container[index]``: a Choice for a symbolic index into a list of modules or tensors."""
+    """``container[index]``: a Choice for a symbolic index into a list of modules or tensors; for a
+    string state's key (``self.heads[script]``), among the entries of the literals it may hold."""
+    if isinstance(index, StringKey):
+        container, index = [container[text] for text in index.literals], index.code
     if isinstance(container, torch.Tensor):  # a buffer indexed by a 0-d tensor: index_select, no .item()
         return getitem(container, index)
     if not (is_tracing() and is_symbolic(index) and isinstance(container, _CONTAINERS)):

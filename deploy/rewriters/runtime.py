@@ -23,7 +23,7 @@ from deploy.rewriters.casts import (
     transposed,
     unfold,
 )
-from deploy.rewriters.choice import pick
+from deploy.rewriters.choice import pick, string_key
 from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.in_place import augmented
 from deploy.rewriters.list_builtins import list_, sum_
@@ -100,6 +100,7 @@ __all__ = [
     "slice_of",
     "span",
     "stack",
+    "string_key",
     "store",
     "sum_",
     "take_last",

@@ -51,7 +51,7 @@ class Context:
         return getattr(node, "_deploy_what", None) or self.source_of(fallback)
 
     def source_of(self, node: ast.AST) -> str:
-        text = ast.unparse(node)
+        text = getattr(node, "deploy_source", None) or ast.unparse(node)  # as the user wrote it
         return text if len(text) <= 80 else text[:77] + "..."
 
 

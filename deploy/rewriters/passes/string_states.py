@@ -8,15 +8,19 @@ strings).
         if phase == "idle" and v[t] > 0.5:   ->       if phase == 0 and v[t] > 0.5:
             phase = "up"                                  phase = 1
 
-Every read must be `==` / `!=` / `in` / `not in` against literals: then no code can tell the
-codes from the strings. A variable returned, printed or passed anywhere is left alone.
+Every read must be `==` / `!=` / `in` / `not in` against literals, or a key into a container of
+the module (`self.heads[script](h)`, an ``nn.ModuleDict`` keyed by the state: the key becomes
+``_deploy_rt.string_key(script, ("cjk", "latin"))``, the literal of the code, and while exporting
+with a code the model computes an entry picked among the literals' entries: choice.py). Then no
+code can tell the codes from the strings. A variable returned, printed or passed anywhere else is
+left alone.
 """
 
 from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.passes.base import Context, Pass
+from deploy.rewriters.passes.base import Context, Pass, call, rooted_at_self, rt
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
@@ -42,6 +46,7 @@ class _Uses(ast.NodeVisitor):
         self.assigned: set[str] = set()
         self.other: set[str] = set()
         self.nested: set[str] = set()
+        self.keys: dict[str, list[ast.Subscript]] = {}  # `self.heads[name]` reads
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and _literal(node.value):
@@ -59,6 +64,18 @@ class _Uses(ast.NodeVisitor):
         ):
             literals = _literals(node.comparators[0])
             self.literals.setdefault(node.left.id, []).extend(literals)
+            return
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if (
+            isinstance(node.ctx, ast.Load)
+            and isinstance(node.slice, ast.Name)
+            and isinstance(node.value, ast.Attribute)
+            and rooted_at_self(node.value)
+        ):
+            self.keys.setdefault(node.slice.id, []).append(node)
+            self.visit(node.value)
             return
         self.generic_visit(node)
 
@@ -88,3 +105,7 @@ class StringStatesToCodes(Pass):
             codes: dict[str, int] = {}
             for constant in uses.literals[name]:
                 constant.value = codes.setdefault(constant.value, len(codes))
+            literals = ast.Tuple([ast.Constant(text) for text in codes], ast.Load())
+            for read in uses.keys.get(name, []):
+                read.deploy_source = ast.unparse(read)  # the site names the user's source
+                read.slice = call(rt("string_key"), read.slice, literals)

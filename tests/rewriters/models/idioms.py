@@ -1,6 +1,6 @@
 """Python idioms over tensors that a loop or branch must keep dynamic: iterating a tensor's rows
 (`for row in x`, over a masked selection too), `for i in keep.tolist()`, a `return` from a range
-loop, and a state machine whose states are strings."""
+loop, a state machine whose states are strings, and a string a branch picks keying a ModuleDict."""
 
 import torch
 from torch import nn
@@ -64,6 +64,24 @@ class RepCounter(nn.Module):
         return reps
 
 
+class HeadByName(nn.Module):
+    """A head picked by the name a tensor branch chose: `self.heads[kind](h)` on an nn.ModuleDict."""
+
+    def __init__(self):
+        super().__init__()
+        self.heads = nn.ModuleDict({name: nn.Linear(4, 3) for name in ("wide", "tall", "flat")})
+
+    def forward(self, x):
+        h = x.mean(0)
+        if h.sum() > 0.5:
+            kind = "wide"
+        elif h.abs().max() > 1.0 or x.std() > 1.5:
+            kind = "tall"
+        else:
+            kind = "flat"
+        return self.heads[kind](h) * (2.0 if kind == "flat" else 1.0)
+
+
 def _x(n, seed, scale=1.0):
     return (scale * torch.randn(n, 4, generator=torch.Generator().manual_seed(seed)),)
 
@@ -87,5 +105,19 @@ CASES = [
         [(torch.tensor([[0.0] * 4, [1.0] * 4, [1.0] * 4, [0.0] * 4]),), _x(9, 2, 2.0), (-torch.ones(5, 4),)],
         ({0: ROWS},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "module_dict_keyed_by_a_string_a_branch_picks",
+        seeded(HeadByName),
+        (torch.ones(5, 4),),
+        [  # tall by each side of the `or`, flat twice, wide
+            (-2 * torch.ones(5, 4),),
+            (torch.tensor([[3.0] * 4, [-3.0] * 4] * 3),),
+            (torch.zeros(6, 4),),
+            (-0.5 * torch.ones(4, 4),),
+            _x(8, 3, 3.0),
+        ],
+        ({0: ROWS},),
+        constructs=("if->cond", "index->cond"),
     ),
 ]
