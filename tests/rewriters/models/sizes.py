@@ -44,6 +44,21 @@ class ChunkStatsOfLongInputs(nn.Module):
         return self.centred(x) * x[:, 0]
 
 
+class CatchUp(nn.Module):
+    """A while loop whose body reads floats of a dynamic size (`left = 42.0 - k`, `k / 42.0`)."""
+
+    def forward(self, x, goal):
+        k = x.shape[0]
+        left, frac = 42.0 - k, k / 42.0
+        pace = x.mean()
+        step = torch.zeros(())
+        projected = x.sum() + left * pace
+        while projected > goal[0] and step < 20.0:
+            step = step + 1.0
+            projected = x.sum() + left * (pace - step) * (1.0 + 0.1 * frac)
+        return projected, step
+
+
 class Tiles(nn.Module):
     """range(h // k) full tiles (possibly none) read as x[:, i * k : (i + 1) * k], plus the rest."""
 
@@ -291,6 +306,18 @@ CASES = [
         ],
         ({0: torch.export.Dim("batch", min=1, max=16)},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "while_body_reading_floats_of_a_size",
+        seeded(CatchUp),
+        (torch.full((10,), 5.0), torch.tensor([150.0])),
+        [  # one step; none (already under the goal); stopped by the cap
+            (torch.full((3,), 2.0), torch.tensor([80.0])),
+            (torch.full((30,), 1.0), torch.tensor([100.0])),
+            (torch.full((4,), 50.0), torch.tensor([-1000.0])),
+        ],
+        ({0: torch.export.Dim("km", min=2, max=41)}, None),
+        constructs=("while->while_loop",),
     ),
     Case(
         "bidirectional_lists",
