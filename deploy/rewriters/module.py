@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import torch
 
 from deploy.rewriters import sites
-from deploy.rewriters.convert import convert_function, is_user_function, sites_of
+from deploy.rewriters.convert import convert_function, forget_conversion, is_user_function, sites_of
 from deploy.rewriters.recurrent import wrap_recurrent
 from deploy.rewriters.sites import Rewrite
 from deploy.rewriters.trace_state import reset_trace_state
@@ -53,6 +53,27 @@ def _structural_copy(module: torch.nn.Module, memo: dict[int, torch.nn.Module]) 
     return clone
 
 
+def _other_methods(cls: type) -> list:
+    """The user-written methods of a module class other than ``forward`` and dunders."""
+    found, seen = [], set()
+    for klass in cls.__mro__:
+        if klass is torch.nn.Module or not issubclass(klass, torch.nn.Module):
+            continue
+        for attr, value in vars(klass).items():
+            fn = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+            if (
+                attr in seen
+                or attr == "forward"
+                or attr.startswith("__")
+                or not isinstance(fn, types.FunctionType)
+            ):
+                continue
+            seen.add(attr)
+            if is_user_function(fn):
+                found.append(fn)
+    return found
+
+
 def rewrite_module(
     module: torch.nn.Module, example_inputs: tuple = (), dynamic_shapes: object = None
 ) -> RewriteResult:
@@ -69,6 +90,15 @@ def rewrite_module(
     wrap_recurrent(clone)  # nn.GRU/LSTM/RNN: scans over time (recurrent.py)
     site_ids: list[int] = []
     for submodule in clone.modules():
+        for method in _other_methods(type(submodule)):
+            # `self.tree.descend(h)` in a loop body: dynamo traces the call and cannot convert code,
+            # so a submodule's own methods are converted ahead of time (calls.call finds them)
+            try:
+                convert_function(method)
+            except Exception:  # any failure: the model may never call it; a call converts it again
+                forget_conversion(method)
+                continue
+            site_ids.extend(i for i in sites_of(method) if i not in site_ids)
         forward = getattr(type(submodule), "forward", None)
         # a decorated forward (@torch.no_grad(), functools.wraps) is converted undecorated: the
         # decorators that matter for export (no_grad, eval) are what freezing already applies

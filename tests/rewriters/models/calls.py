@@ -221,6 +221,37 @@ def _passage_dims() -> tuple:
     return ({0: passages}, {0: passages}, None)
 
 
+class Walker(nn.Module):
+    """A submodule with no forward: its method walks a heap-ordered tree with a `while`."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(8, 4))
+
+    def descend(self, h):
+        node = torch.ones((), dtype=torch.long)
+        while node < 8:
+            s = (self.w[node] * h).sum()
+            if s.abs() < 0.2:
+                break  # not sure: stay at the coarser node
+            node = 2 * node + (s > 0).long()
+        return node
+
+
+class PerRowWalk(nn.Module):
+    """`self.tree.descend(x[i])` in a loop body dynamo traces: the method runs converted."""
+
+    def __init__(self):
+        super().__init__()
+        self.tree = Walker()
+
+    def forward(self, x):
+        nodes = []
+        for i in range(x.shape[0]):
+            nodes.append(self.tree.descend(x[i]))
+        return torch.stack(nodes)
+
+
 CASES = [
     Case(
         "helper_function",
@@ -296,6 +327,14 @@ CASES = [
         seeded(GatedDenoiser),
         (torch.randn(3, 4).abs() * 4,),
         [(-torch.rand(5, 4) - 0.5,), (torch.rand(2, 4) + 0.5,), (torch.rand(6, 4) * 0.1 + 0.2,)],
+        ({0: torch.export.Dim("rows", min=2, max=16)},),
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "method_of_a_submodule_without_forward_called_in_a_loop_body",
+        seeded(PerRowWalk),
+        (torch.randn(6, 4) * 2,),
+        [(torch.randn(2, 4) * 2,), (torch.zeros(3, 4),), (torch.randn(12, 4) * 5,)],
         ({0: torch.export.Dim("rows", min=2, max=16)},),
         constructs=("while->while_loop",),
     ),
