@@ -136,7 +136,8 @@ class _ComputedIndexRewriter(ast.NodeTransformer):
     """``q[option]``, ``hm[y, x]`` with computed indices (possibly 0-d tensors: an argmax, an input)
     -> runtime getitem, which reads a 0-d integer tensor index by index_select while exporting
     instead of ``.item()`` (an unbacked size a cond or loop body cannot specialise). ``by_params``
-    counts those indexed by a parameter (``dropoffs[i]`` in a helper a loop calls with its counter)."""
+    counts those indexed by a parameter (``dropoffs[i]`` in a helper a loop calls with its counter)
+    or by a call's result (``net[torch.argmax(net)]`` in a helper with no control flow)."""
 
     def __init__(self, params: set[str]) -> None:
         self.params, self.by_params = params, 0
@@ -171,6 +172,18 @@ class _ComputedIndexRewriter(ast.NodeTransformer):
         return node
 
     visit_Lambda = visit_FunctionDef
+
+
+def _call_results(func: ast.FunctionDef) -> set[str]:
+    """Names assigned a call's result in ``func`` (``idx = torch.argmax(net)``: a 0-d tensor while
+    exporting, which a body dynamo traces would read by ``.item()``, an unbacked size)."""
+    return {
+        target.id
+        for node in ast.walk(func)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
 
 
 def _computed_entries(index: ast.expr) -> bool:
@@ -316,7 +329,7 @@ class LoopIndexSubscripts(Pass):
                 node.body = [reads.visit(stmt) for stmt in node.body]
                 node.orelse = [reads.visit(stmt) for stmt in node.orelse]
         params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self"}
-        computed = _ComputedIndexRewriter(params)
+        computed = _ComputedIndexRewriter(params | _call_results(func))
         func.body = [computed.visit(stmt) for stmt in func.body]
         if computed.by_params:  # a helper with no control flow still runs converted (its reads)
             ctx.rewrote = True

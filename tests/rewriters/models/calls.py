@@ -221,6 +221,27 @@ def _passage_dims() -> tuple:
     return ({0: passages}, {0: passages}, None)
 
 
+def best_of(v):
+    idx = torch.argmax(v)
+    return idx, v[idx]
+
+
+class GreedyFill(nn.Module):
+    """A helper with no control flow reading `v[torch.argmax(v)]`, called in a while body."""
+
+    def forward(self, caps, amount):
+        left = caps.clone()
+        need = amount[0].clone()
+        while need > 0.5:
+            idx, best = best_of(left)
+            if best <= 0:
+                break  # nothing left anywhere
+            take = torch.minimum(best, need)
+            left[idx] -= take
+            need = need - take
+        return left, need
+
+
 class Walker(nn.Module):
     """A submodule with no forward: its method walks a heap-ordered tree with a `while`."""
 
@@ -336,6 +357,18 @@ CASES = [
         (torch.randn(6, 4) * 2,),
         [(torch.randn(2, 4) * 2,), (torch.zeros(3, 4),), (torch.randn(12, 4) * 5,)],
         ({0: torch.export.Dim("rows", min=2, max=16)},),
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "helper_reading_at_its_argmax_in_a_while_body",
+        seeded(GreedyFill),
+        (torch.tensor([3.0, 5.0, 2.0]), torch.tensor([6.0])),
+        [  # filled from two slots; nothing needed; every slot emptied (break)
+            (torch.tensor([1.0, 4.0, 9.0, 2.0]), torch.tensor([12.0])),
+            (torch.tensor([1.0, 2.0]), torch.tensor([0.0])),
+            (torch.tensor([1.0, 2.0, 3.0]), torch.tensor([50.0])),
+        ],
+        ({0: torch.export.Dim("slots", min=2, max=16)}, None),
         constructs=("while->while_loop",),
     ),
 ]
