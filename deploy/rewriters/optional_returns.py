@@ -36,20 +36,36 @@ def flagged(then_fn, else_fn, names: tuple[str, ...]):
             return None
         values = list(result[: len(names)])
         for i, flag in zip(slots, result[len(names) :]):
-            if isinstance(values[i], torch.Tensor):
-                if torch.compiler.is_dynamo_compiling():  # dynamo sets attributes on new tensors only
-                    values[i] = values[i].clone()
-                values[i]._deploy_present = flag
+            values[i] = _with_flag(values[i], flag)
         return tuple(values)
 
     flag_names = tuple(f"_deploy_present_{i}" for i in slots)
     return with_flags(then_fn), with_flags(else_fn), names + flag_names, attach
 
 
+def _with_flag(value: object, flag: torch.Tensor) -> object:
+    """``value`` with ``flag`` on it: on a tensor, or on each tensor of a tuple or list (`return
+    angles[idx], scan[idx, 0]` on the paths that do not return None)."""
+    if isinstance(value, (tuple, list)):
+        return type(value)(_with_flag(v, flag) for v in value)
+    if isinstance(value, torch.Tensor):
+        if torch.compiler.is_dynamo_compiling():  # dynamo sets attributes on new tensors only
+            value = value.clone()
+        value._deploy_present = flag
+    return value
+
+
+def _flag_of(value: object) -> object:
+    """The presence flag a value carries (on a tensor, or on the first tensor of a tuple or list)."""
+    if isinstance(value, (tuple, list)):
+        return next((f for f in map(_flag_of, value) if f is not None), None)
+    return getattr(value, "_deploy_present", None) if isinstance(value, torch.Tensor) else None
+
+
 def _presence(value: object) -> torch.Tensor:
     if value is None or isinstance(value, Undefined):
         return torch.zeros((), dtype=torch.bool)
-    flag = getattr(value, "_deploy_present", None) if isinstance(value, torch.Tensor) else None
+    flag = _flag_of(value)
     return flag if flag is not None else torch.ones((), dtype=torch.bool)
 
 
@@ -58,7 +74,5 @@ def present(value: object) -> object:
     True for anything else."""
     if value is None or isinstance(value, Undefined):
         return False
-    if not isinstance(value, torch.Tensor):
-        return True
-    flag = getattr(value, "_deploy_present", None)
+    flag = _flag_of(value)
     return True if flag is None else flag

@@ -70,6 +70,37 @@ def _rows(*sums: float) -> tuple:
     return (torch.tensor([[v / 4.0] * 4 for v in sums]),)
 
 
+class Spotter(nn.Module):
+    """None when nothing is bright enough, else a pair (where, how bright)."""
+
+    def forward(self, row):
+        idx = torch.argmax(row)
+        if row[idx] < 0.5:
+            return None
+        return idx.float(), row[idx]
+
+
+class Tracker(nn.Module):
+    """A loop whose state changes only on steps where the submodule saw a pair (`is not None`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.spot = Spotter()
+
+    def forward(self, frames):
+        locked = 0
+        out = []
+        for t in range(frames.shape[0]):
+            found = self.spot(frames[t])
+            if found is not None:
+                where, level = found
+                locked = 1
+                out.append(torch.stack([where, level]))
+            else:
+                out.append(torch.full((2,), -1.0 + locked))
+        return torch.stack(out)
+
+
 CASES = [
     Case(
         "a_none_start_tested_with_is_none_under_a_tensor_continue",
@@ -98,5 +129,16 @@ CASES = [
         ],
         ({0: torch.export.Dim("n", min=2, max=64)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "a_submodule_returning_none_or_a_pair_in_a_loop",
+        seeded(Tracker),
+        (torch.tensor([[0.1, 0.2, 0.3], [0.1, 0.9, 0.2], [0.3, 0.1, 0.2], [0.7, 0.1, 0.2]]),),
+        [  # never seen; seen at every step
+            (torch.full((3, 3), 0.1),),
+            (torch.tensor([[0.1, 0.8], [0.9, 0.2]]),),
+        ],
+        ({0: torch.export.Dim("steps", min=2, max=16), 1: torch.export.Dim("cells", min=2, max=8)},),
+        constructs=("for->scan", "if->cond"),
     ),
 ]
