@@ -63,15 +63,6 @@ def sites_of(fn: types.FunctionType) -> list[int]:
     return list(_SITES.get(fn.__code__, []))
 
 
-def forget_conversion(fn: types.FunctionType) -> None:
-    """Drop what a failed conversion of ``fn`` left cached (its recursion guard), so that the next
-    conversion tries again and raises its error where the function is really called."""
-    _CACHE.pop(fn.__code__, None)
-    _SITES.pop(fn.__code__, None)
-    if getattr(fn, "_deploy_converted", None) is not None:
-        del fn._deploy_converted
-
-
 def convert_function(fn: types.FunctionType) -> types.FunctionType:
     """The converted version of ``fn`` (cached per code object), or ``fn`` when nothing changes."""
     converted = _convert_cached(fn)
@@ -93,6 +84,11 @@ def _convert_cached(fn: types.FunctionType) -> types.FunctionType:
         converted = _convert(fn)
     except (OSError, TypeError, SyntaxError, IndentationError):
         converted = fn  # no source (builtins, lambdas in a REPL, exec'd code): run as is
+    except BaseException:
+        # a failed conversion leaves no recursion guard behind: the next conversion tries again and
+        # raises its error where the function is really called, rather than running it unconverted
+        del _CACHE[code], _SITES[code]
+        raise
     _CACHE[code] = converted
     return _rebind(converted, fn) if converted is not fn else fn
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import torch
 
 from deploy.rewriters import sites
-from deploy.rewriters.convert import convert_function, forget_conversion, is_user_function, sites_of
+from deploy.rewriters.convert import convert_function, is_user_function, sites_of
 from deploy.rewriters.recurrent import wrap_recurrent
 from deploy.rewriters.sites import Rewrite
 from deploy.rewriters.trace_state import reset_trace_state
@@ -96,7 +96,6 @@ def rewrite_module(
             try:
                 convert_function(method)
             except Exception:  # any failure: the model may never call it; a call converts it again
-                forget_conversion(method)
                 continue
             site_ids.extend(i for i in sites_of(method) if i not in site_ids)
         forward = getattr(type(submodule), "forward", None)
