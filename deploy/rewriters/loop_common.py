@@ -14,6 +14,7 @@ from deploy.rewriters.branch_guards import guarded_cond
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.error_text import _explain, _nested_deploy_error, marked_site_error
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
+from deploy.rewriters.lifted_symbols import lifted_symbols_made
 from deploy.rewriters.placeholder_names import distinct_placeholder_names
 from deploy.rewriters.size_branches import trusted_everywhere
 from deploy.rewriters.values import (
@@ -84,6 +85,7 @@ def in_loop_body(operator, *args):
         with (
             unbacked_closures_as_tensors(*(a for a in args if callable(a))),
             distinct_unbacked_names(),
+            lifted_symbols_made(),
             distinct_placeholder_names(),
             trace_state.probe_flag_kept(),
             trusted_everywhere(),

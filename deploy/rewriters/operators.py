@@ -31,6 +31,7 @@ from deploy.rewriters.int_outputs import (
     ints_outside_size_cond,
     picked_sizes,
 )
+from deploy.rewriters.lifted_symbols import lifted_symbols_made
 from deploy.rewriters.logic import truth
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
@@ -135,6 +136,7 @@ def _cond(pred, then_fn, else_fn):
         tracing_branches(pred),
         unbacked_closures_as_tensors(then_fn, else_fn),
         distinct_unbacked_names(),
+        lifted_symbols_made(),
         distinct_placeholder_names(),
         probe_flag_kept(),
     ):

@@ -32,6 +32,7 @@ from torch.utils import _pytree as pytree
 from deploy.rewriters import sites
 from deploy.rewriters.closures import unbacked_closures_as_tensors
 from deploy.rewriters.foreign_symbols import distinct_unbacked_names
+from deploy.rewriters.lifted_symbols import lifted_symbols_made
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.placeholder_names import distinct_placeholder_names
 from deploy.rewriters.size_facts import define_choice, guards_recorded, suppressed_guards
@@ -180,6 +181,7 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
     with (
         unbacked_closures_as_tensors(then_fn, else_fn),
         distinct_unbacked_names(),
+        lifted_symbols_made(),
         distinct_placeholder_names(),
     ):
         flat = list(torch.cond(pred, packed(then_fn), packed(else_fn), ()))
