@@ -8,16 +8,27 @@ dim 0 is named ``u3`` (the frame's fourth unbacked size), dim 1's ``u3`` counts 
 the body sees ``(u3, u3)``: its rows then have the row count's size, and dynamo fails with "Guard
 failed on the same frame it was created ... Eq(u2, u3)". While deploy builds a graph op, the frame's
 count first moves past every unbacked size the input carries, so fresh names never collide with them.
+
+A dim of size 0 or 1 that is a plain int in the program (``mmm`` of shape ``(1,)``) stays one in the
+frame too. Dynamo would give it a symbol of its own when the size-oblivious retry is on (which
+keeps sizes 0 and 1 symbolic): ``recent - mmm`` in a branch then decided the broadcast as ``Eq(u0,
+s66)``, which the program reads back as "the branch's size is 1" and asserts at run time.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import torch
-from torch.fx.experimental.symbolic_shapes import ShapeEnv, free_unbacked_symbols
+from torch.fx.experimental.symbolic_shapes import (
+    DimDynamic,
+    ShapeEnv,
+    StatelessSymbolicContext,
+    free_unbacked_symbols,
+)
 
 _TRANSFER = getattr(ShapeEnv, "transfer_symbols_from_foreign_shape_env", None)
 _DEPTH = [0]
@@ -38,7 +49,21 @@ def _transfer(self, sizes, strides, storage_offset, *args, **kwargs):
     highest = _highest_unbacked((*sizes, *strides, storage_offset))
     if highest >= 0 and isinstance(self.unbacked_symint_counter, int):
         self.unbacked_symint_counter = max(self.unbacked_symint_counter, highest + 1)
+    context = kwargs.get("symbolic_context")
+    if isinstance(context, StatelessSymbolicContext):
+        kwargs["symbolic_context"] = _zero_one_static(sizes, context)
     return _TRANSFER(self, sizes, strides, storage_offset, *args, **kwargs)
+
+
+def _zero_one_static(sizes, context: StatelessSymbolicContext) -> StatelessSymbolicContext:
+    """``context`` with every plain-int size of 0 or 1 static."""
+    dims = list(context.dynamic_sizes)
+    for i, size in enumerate(sizes):
+        if not isinstance(size, torch.SymInt) and size in (0, 1):
+            dims[i] = DimDynamic.STATIC
+    if dims == list(context.dynamic_sizes):
+        return context
+    return dataclasses.replace(context, dynamic_sizes=dims)
 
 
 @contextmanager
