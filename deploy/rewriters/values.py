@@ -79,6 +79,8 @@ def as_tensor_value(value: object) -> object:
         return torch.full((), 1, dtype=torch.int64) * value
     if is_sym_bool(value):
         return torch.full((), 1, dtype=torch.int64).mul(torch.sym_ite(value, 1, 0)).bool()
+    if isinstance(value, torch.SymFloat):  # `n * self.dt` of a dynamic size n
+        return torch.full((), 1.0, dtype=torch.float32) * value
     if isinstance(value, bool):
         return torch.full((), value, dtype=torch.bool)
     if isinstance(value, int):

@@ -43,21 +43,18 @@ def _spans(index: ast.expr, counters: set[str]) -> ast.expr:
             entry = call(rt("span"), entry.lower, upper.right)
         elif _trailing_window(entry, counters):  # `t - k : t`, the k values before t
             entry = call(rt("span"), entry.lower, entry.lower.right)
-        elif _bounded_outside(entry, counters):  # `x[:, top:bottom, t]`, bounds from before the loop
+        elif _bounded(entry):  # `x[:, top:bottom, t]`, `tri[:rows, j]` with `rows = n - 1 - j`
             entry = call(rt("slice_of"), entry.lower or constant(None), entry.upper or constant(None))
         out.append(entry)
     return ast.Tuple(out, ast.Load()) if isinstance(index, ast.Tuple) else out[0]
 
 
-def _bounded_outside(entry: ast.expr, counters: set[str]) -> bool:
-    """Whether ``entry`` is a slice with a computed bound, none read from the counters (a tensor
-    there, as a loop's result, builds no slice: bounded_slices.slice_of)."""
+def _bounded(entry: ast.expr) -> bool:
+    """Whether ``entry`` is a slice with a computed bound (a tensor there, as a loop's counter or a
+    value computed from it, builds no slice: bounded_slices.slice_of)."""
     if not isinstance(entry, ast.Slice) or entry.step is not None:
         return False
-    bounds = [b for b in (entry.lower, entry.upper) if b is not None]
-    return any(isinstance(b, _COMPUTED) for b in bounds) and not any(
-        isinstance(n, ast.Name) and n.id in counters for b in bounds for n in ast.walk(b)
-    )
+    return any(isinstance(b, _COMPUTED) for b in (entry.lower, entry.upper) if b is not None)
 
 
 def _trailing_window(entry: ast.expr, counters: set[str]) -> bool:

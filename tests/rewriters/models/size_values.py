@@ -132,6 +132,42 @@ class BouncingArpeggio(nn.Module):
         return torch.stack(out)
 
 
+class DevelopmentFactors(nn.Module):
+    """Chain-ladder factors: column ``j`` summed over the ``n - 1 - j`` rows observed at that age
+    (``tri[:rows, j]``, ``rows`` computed from the loop's counter), a `continue` where nothing was
+    reported yet."""
+
+    def forward(self, tri):
+        n = tri.shape[0]
+        factors = []
+        for j in range(n - 1):
+            rows = n - 1 - j
+            den = tri[:rows, j].sum()
+            if den <= 0:
+                factors.append(torch.ones_like(den))
+                continue
+            factors.append(tri[:rows, j + 1].sum() / den)
+        return torch.stack(factors)
+
+
+class TimeToExpiry(nn.Module):
+    """``math.sqrt(tau)`` of ``tau = n * dt`` (a float of a dynamic size) in a helper, before a loop
+    that reads ``(n - t) * dt`` per step."""
+
+    def scaled(self, x, tau):
+        sd = 0.2 * math.sqrt(tau)
+        if x.mean() > 0:
+            return x / sd
+        return x * sd
+
+    def forward(self, x):
+        n = x.shape[0]
+        out = self.scaled(x, n / 252.0)
+        for t in range(n):
+            out[t] = out[t] * ((n - t) / 252.0)
+        return out
+
+
 CASES = [
     Case(
         "a_range_step_picked_by_a_size_test",
@@ -181,5 +217,20 @@ CASES = [
             (torch.tensor([57, 60, 64, 67, 71, 74]), torch.tensor([3])),  # never turns
         ],
         ({0: torch.export.Dim("notes", min=2, max=8)}, None),
+    ),
+    Case(
+        "slice_bounded_by_a_value_of_the_loop_counter",
+        seeded(DevelopmentFactors),
+        (torch.rand(6, 6).cumsum(1),),
+        [(torch.rand(3, 3).cumsum(1),), (torch.cat([torch.zeros(5, 1), torch.rand(5, 4)], 1).cumsum(1),)],
+        ({0: torch.export.Dim("years", min=2, max=12), 1: torch.export.Dim("years", min=2, max=12)},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "math_sqrt_of_a_float_of_a_dynamic_size",
+        seeded(TimeToExpiry),
+        (torch.randn(10) + 1.0,),
+        [(torch.randn(4) - 2.0,), (torch.randn(30) + 1.0,)],
+        ({0: LENGTH},),
     ),
 ]
