@@ -15,6 +15,11 @@ the layers run their composite definition (the same math).
 which torch.onnx cannot translate. While exporting they take their definition: each entry's rank is
 the number of entries before it (smaller, or equal at a lower index), and the order puts each index
 at its rank (comparisons of every pair: exact, stable, for the short vectors such sorts see).
+
+``x.nanmedian()`` (of all entries) traces to ``aten.nanmedian.default``, which torch.onnx cannot
+translate. While exporting it is the lower median of the entries that are not NaN, as torch defines
+it: the entries sorted with NaN last, read at ``(k - 1) // 2`` for ``k`` such entries (NaN when there
+are none).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import torch
 _ORIGINAL_CDIST = torch.cdist
 _ORIGINAL_ARGSORT, _ORIGINAL_SORT = torch.argsort, torch.sort
 _ORIGINAL_TENSOR_ARGSORT, _ORIGINAL_TENSOR_SORT = torch.Tensor.argsort, torch.Tensor.sort
+_ORIGINAL_NANMEDIAN, _ORIGINAL_TENSOR_NANMEDIAN = torch.nanmedian, torch.Tensor.nanmedian
 
 
 def _ranked_order(x: torch.Tensor, dim: int, descending: bool) -> torch.Tensor:
@@ -81,6 +87,22 @@ def _tensor_sort(self, *args, **kwargs):
     return _sort(self, *args, **kwargs)
 
 
+def _nanmedian(input, *args, **kwargs):
+    if args or kwargs or not torch.compiler.is_compiling() or not input.is_floating_point():
+        return _ORIGINAL_NANMEDIAN(input, *args, **kwargs)
+    flat = input.reshape(-1)
+    present = ~torch.isnan(flat)
+    count = present.sum()
+    ordered = torch.where(present, flat, torch.full_like(flat, math.inf)).sort().values
+    position = ((count - 1).clamp(min=0) // 2).reshape(1)
+    value = ordered.index_select(0, position).reshape(())
+    return torch.where(count > 0, value, torch.full_like(value, math.nan))
+
+
+def _tensor_nanmedian(self, *args, **kwargs):
+    return _nanmedian(self, *args, **kwargs)
+
+
 def _cdist(x1: torch.Tensor, x2: torch.Tensor, p: float = 2.0, compute_mode: str | None = None):
     if not torch.compiler.is_compiling() or not p > 0:
         return _ORIGINAL_CDIST(x1, x2, p, compute_mode or "use_mm_for_euclid_dist_if_necessary")
@@ -101,6 +123,7 @@ def portable_ops() -> Iterator[None]:
     torch.cdist = _cdist
     torch.argsort, torch.sort = _argsort, _sort
     torch.Tensor.argsort, torch.Tensor.sort = _tensor_argsort, _tensor_sort
+    torch.nanmedian, torch.Tensor.nanmedian = _nanmedian, _tensor_nanmedian
     fastpath = torch.backends.mha.get_fastpath_enabled()
     torch.backends.mha.set_fastpath_enabled(False)
     try:
@@ -109,4 +132,5 @@ def portable_ops() -> Iterator[None]:
         torch.cdist = _ORIGINAL_CDIST
         torch.argsort, torch.sort = _ORIGINAL_ARGSORT, _ORIGINAL_SORT
         torch.Tensor.argsort, torch.Tensor.sort = _ORIGINAL_TENSOR_ARGSORT, _ORIGINAL_TENSOR_SORT
+        torch.nanmedian, torch.Tensor.nanmedian = _ORIGINAL_NANMEDIAN, _ORIGINAL_TENSOR_NANMEDIAN
         torch.backends.mha.set_fastpath_enabled(fastpath)

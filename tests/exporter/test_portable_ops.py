@@ -72,3 +72,33 @@ def test_stable_sorts_export_with_ties_in_their_order(tmp_path, write_model):
     res = deploy.export(write_model(STABLE_SORTS), targets=["onnx", "tflite"], out=tmp_path / "out")
     assert res.artifacts["onnx"].parity.ok and res.artifacts["tflite"].parity.ok
     assert torch.argsort is torch._C._VariableFunctions.argsort  # restored after the export
+
+
+NANMEDIAN = """
+import torch
+
+class Depth(torch.nn.Module):
+    def forward(self, counts):
+        lib = counts.sum(1)
+        keep = lib >= 10.0
+        return counts / torch.where(keep, lib, torch.full_like(lib, float("nan"))).nanmedian()
+
+def model():
+    return Depth().eval()
+
+def example_inputs():
+    return (torch.arange(24.0).reshape(6, 4),)
+
+def dynamic_shapes():
+    return ({0: torch.export.Dim("cells", min=2, max=64)},)
+
+def verify_inputs():
+    return [example_inputs(), (torch.arange(40.0).reshape(10, 4).flip(0),), (torch.full((3, 4), 5.0),)]
+"""
+
+
+def test_nanmedian_exports_as_the_lower_median_of_the_present_entries(tmp_path, write_model):
+    # aten.nanmedian has no torch.onnx translation; the last verify input has no entry kept (NaN)
+    res = deploy.export(write_model(NANMEDIAN), targets=["onnx", "tflite"], out=tmp_path / "out")
+    assert res.artifacts["onnx"].parity.ok and res.artifacts["tflite"].parity.ok
+    assert torch.Tensor.nanmedian is torch._C.TensorBase.nanmedian  # restored after the export
