@@ -55,8 +55,14 @@ def carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
 
 
 def clone_all(values) -> tuple:
+    """A loop body's results as fresh contiguous tensors, laid out as ``carry`` lays out the loop's
+    inputs: torch requires the same strides, and ``state.movedim(q, 0)`` ... ``.movedim(0, q)`` in a
+    body gives the same shape with other strides."""
     return tuple(
-        as_tensor_value(v).clone() if isinstance(as_tensor_value(v), torch.Tensor) else v for v in values
+        as_tensor_value(v).clone(memory_format=torch.contiguous_format)
+        if isinstance(as_tensor_value(v), torch.Tensor)
+        else v
+        for v in values
     )
 
 

@@ -186,6 +186,30 @@ class LevelTracker(nn.Module):
         return x.mean()
 
 
+class Rotations(nn.Module):
+    """A (2, 2, 2) state rotated along each axis per layer by ``movedim(q, 0)`` ... ``movedim(0,
+    q)``: the body's state has the state's shape but other strides."""
+
+    def rotate(self, state, theta, q):
+        c, s = torch.cos(theta), torch.sin(theta)
+        st = state.movedim(q, 0)
+        return torch.stack([c * st[0] - s * st[1], s * st[0] + c * st[1]]).movedim(0, q)
+
+    def forward(self, angles):
+        state = torch.zeros(2, 2, 2)
+        state[0, 0, 0] = 1.0
+        trace = []
+        for layer in range(angles.shape[0]):
+            for q in range(3):
+                state = self.rotate(state, angles[layer, q], q)
+            trace.append(state.sum())
+        steps = 0
+        while state[1].abs().sum() > 0.5 and steps < 6:
+            state = self.rotate(state, torch.tensor(0.3), 0)
+            steps += 1
+        return state, torch.stack(trace), torch.tensor(steps)
+
+
 CASES = [
     Case(
         "rnn_cell_state_starts_none",
@@ -268,5 +292,16 @@ CASES = [
             (torch.tensor([2.0, 0.5, -2.0]),),  # RISING then FALLING, odd
         ],
         ({0: torch.export.Dim("samples", min=2, max=32)},),
+    ),
+    Case(
+        "loop_state_whose_strides_a_body_changes",
+        seeded(Rotations),
+        (torch.tensor([[0.4, 1.1, -0.2], [0.9, -0.5, 0.3], [0.1, 0.7, -0.4]]),),
+        [
+            (torch.tensor([[0.2, 0.3, 1.2], [0.5, -0.4, 1.3]]),),
+            (torch.tensor([[2.0, 2.0, 2.0], [0.0, 0.0, 0.0]]),),
+        ],
+        ({0: torch.export.Dim("layers", min=2, max=16)},),
+        constructs=("for->scan", "while->while_loop"),
     ),
 ]
