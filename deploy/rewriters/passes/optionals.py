@@ -16,7 +16,8 @@ as a boolean, answers ``is None``: the placeholder is only read where the flag s
 set, as the user's code only read ``best`` where it was not None.
 
 Only local variables that are assigned ``None``, assigned something else, and tested with
-``is None`` / ``is not None`` are renamed; parameters (``mask=None``) stay as they are. Every
+``is None`` / ``is not None`` are renamed, and those set to None in one statement with such a
+variable (``best_cost, best_rows = None, None``: only ``best_cost`` is tested); parameters (``mask=None``) stay as they are. Every
 other local tested with ``is None`` gets the flag too, set by ``_deploy_rt.present(x)`` where it is
 assigned: a callee's result that some of its paths left None carries its own (optional_returns.py).
 """
@@ -80,7 +81,20 @@ def _candidates(func: ast.FunctionDef) -> tuple[set[str], set[str]]:
             set_other.update(n.id for n in _stored(node.target))
         elif _none_test(node) is not None:
             tested.add(_none_test(node)[0])
-    return (set_none & set_other & tested) - params, (set_other & tested) - params
+    renamed = (set_none & set_other & tested) - params
+    return renamed | (_companions(func, renamed) & set_other) - params, (set_other & tested) - params
+
+
+def _companions(func: ast.FunctionDef, renamed: set[str]) -> set[str]:
+    """Names set to None in one statement with a renamed one (``best, best_cost, best_rows = -1,
+    None, None``, only ``best_cost`` tested with ``is None``): the same paths leave them None."""
+    out: set[str] = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign):
+            pairs = _assigned(node)
+            if any(ident in renamed and none for ident, none in pairs):
+                out.update(ident for ident, none in pairs if none)
+    return out
 
 
 class _Rewriter(ast.NodeTransformer):

@@ -101,6 +101,29 @@ class Tracker(nn.Module):
         return torch.stack(out)
 
 
+class CheapestJoin(nn.Module):
+    """Greedy pick over the rows not taken yet: ``best, best_cost, best_rows = -1, None, None``, only
+    ``best_cost`` tested with ``is None``; ``best_rows`` rides along (None on the same paths)."""
+
+    def forward(self, cost, rows):
+        n = cost.shape[0]
+        taken = torch.zeros(n, dtype=torch.bool)
+        total = torch.zeros(())
+        picks = []
+        for _ in range(n - 1):
+            best, best_cost, best_rows = -1, None, None
+            for j in range(n):
+                if taken[j]:
+                    continue
+                c = total + cost[j] * rows[j]
+                if best_cost is None or c < best_cost:
+                    best, best_cost, best_rows = j, c, rows[j]
+            taken[best] = True
+            picks.append(best_rows)
+            total = best_cost
+        return torch.stack(picks), total
+
+
 CASES = [
     Case(
         "a_none_start_tested_with_is_none_under_a_tensor_continue",
@@ -140,5 +163,15 @@ CASES = [
         ],
         ({0: torch.export.Dim("steps", min=2, max=16), 1: torch.export.Dim("cells", min=2, max=8)},),
         constructs=("for->scan", "if->cond"),
+    ),
+    Case(
+        "values_set_to_none_beside_one_tested_with_is_none",
+        seeded(CheapestJoin),
+        (torch.tensor([3.0, 1.0, 4.0, 1.5, 5.0]), torch.tensor([2.0, 7.0, 1.0, 8.0, 2.5])),
+        [
+            (torch.tensor([2.0, 1.0]), torch.tensor([1.0, 3.0])),
+            (torch.arange(1.0, 9.0), torch.arange(8.0, 0.0, -1.0)),
+        ],
+        ({0: torch.export.Dim("n", min=2, max=16)}, {0: torch.export.Dim("n", min=2, max=16)}),
     ),
 ]
