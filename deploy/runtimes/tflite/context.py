@@ -50,7 +50,7 @@ class LoweringContext:
         self.index = index
         self.options = options
         self.values: dict[ir.Value, Value] = {}
-        self._layout_cache: dict[tuple[int, tuple | None], int] = {}
+        self._layout_cache: dict[tuple[int, tuple | None, tuple | None], int] = {}
         self._const_cache: dict[tuple[int, tuple | None], int] = {}
         self._alive: list[Value] = []
         self._counter = 0
@@ -93,7 +93,9 @@ class LoweringContext:
         current = None if value.perm is None or is_identity(value.perm) else value.perm
         if current == perm:
             return value.tensor
-        key = (value.tensor, perm)
+        # the tensor's own layout is part of the key: two Transposes of one tensor (``movedim(1, 0)``
+        # and ``movedim(2, 0)``) share its tensor, and each asks for it in ONNX order
+        key = (value.tensor, current, perm)
         if key not in self._layout_cache:
             rank = len(value.shape)
             move = relayout(current, perm, rank)

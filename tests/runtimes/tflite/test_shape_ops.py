@@ -127,3 +127,16 @@ def test_negative_index_and_eye_over_dynamic_dims(tmp_path):
         x, a = torch.randn(2, length, 3), torch.randn(size, size)
         for got, want in zip(session.run([x.numpy(), a.numpy()]), LastAndEye()(x, a), strict=True):
             np.testing.assert_allclose(got, want.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_two_transposes_of_one_tensor_each_keep_their_order():
+    """``movedim(1, 0)`` and ``movedim(2, 0)`` of one tensor, each read in ONNX order by a Reshape:
+    both Transposes share the input's tensor, and each must get its own TRANSPOSE."""
+    nodes = [
+        helper.make_node("Transpose", ["x"], ["a"], perm=[1, 0, 2, 3]),
+        helper.make_node("Transpose", ["x"], ["b"], perm=[2, 0, 1, 3]),
+        helper.make_node("Reshape", ["a", "s"], ["y"]),
+        helper.make_node("Reshape", ["b", "s"], ["z"]),
+    ]
+    model = graph_model(nodes, {"x": X}, ["y", "z"], {"s": I64(-1, 20)})
+    assert_matches(model, {"x": X})
