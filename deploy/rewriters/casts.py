@@ -344,11 +344,22 @@ MATH = {  # math functions of a size or tensor computed as tensors (passes/calls
 }
 
 
+ROUNDING = {  # math.ceil / math.floor of a tensor (``math.ceil(math.log2(k))``): int64, as Python's int
+    "ceil": lambda t: torch.ceil(t).to(torch.int64),
+    "floor": lambda t: torch.floor(t).to(torch.int64),
+}
+
+
 def math_call(fn, value: object) -> object:
     """``math.log(n)`` (``sqrt``, ``exp``, ...) of a dynamic size or a tensor while exporting: the
     0-d float tensor of that function, where Python's would specialise the size to its example
-    value (or read the tensor); ``fn(value)`` otherwise."""
+    value (or read the tensor); ``math.ceil`` / ``math.floor`` of such a tensor: its int64 0-d
+    tensor (of a SymFloat, Python's SymInt stays: a size); ``fn(value)`` otherwise."""
     name = getattr(fn, "__name__", "")
-    if name in MATH and fn is getattr(math, name) and is_tracing() and is_symbolic(value):
+    if fn is not getattr(math, name, None) or not is_tracing():
+        return fn(value)
+    if name in MATH and is_symbolic(value):
         return MATH[name](as_tensor_value(value).to(torch.float32))
+    if name in ROUNDING and isinstance(value, torch.Tensor) and value.dim() == 0:
+        return ROUNDING[name](value)
     return fn(value)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from deploy.rewriters.casts import MATH
+from deploy.rewriters.casts import MATH, ROUNDING
 from deploy.rewriters.passes.base import Context, Pass, rooted_at_self, rt
 
 _CASTS = {"bool": "bool_", "int": "int_", "float": "float_", "len": "len_", "list": "list_", "sum": "sum_"}
@@ -56,12 +56,12 @@ def _is_one_hot(func: ast.expr, node: ast.Call) -> bool:
 
 
 def _is_math(func: ast.expr, node: ast.Call) -> bool:
-    """``math.log(x)`` (``sqrt``, ``exp``, ...) under any alias of math (checked at run time)."""
+    """``math.log(x)`` (``sqrt``, ``exp``, ``ceil``, ...) under any alias of math (checked at run time)."""
     return (
         isinstance(func, ast.Attribute)
         and isinstance(func.value, ast.Name)
         and func.value.id not in ("torch", "F", "np", "numpy")
-        and func.attr in MATH
+        and (func.attr in MATH or func.attr in ROUNDING)
         and len(node.args) == 1
         and not node.keywords
     )

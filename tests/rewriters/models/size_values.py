@@ -168,6 +168,20 @@ class TimeToExpiry(nn.Module):
         return out
 
 
+class RawBits(nn.Module):
+    """``math.ceil(math.log2(k))`` of a dynamic size ``k`` (the bits of a raw code), read as a value
+    in both branches of a tensor test."""
+
+    def forward(self, counts):
+        k = counts.shape[0]
+        raw_bits = math.ceil(math.log2(k))
+        p = torch.softmax(counts, 0)
+        entropy = -(p * torch.log2(p)).sum()
+        if entropy > 0.8 * raw_bits:
+            return torch.full((k,), float(raw_bits)), entropy
+        return -torch.log2(p), entropy - raw_bits
+
+
 CASES = [
     Case(
         "a_range_step_picked_by_a_size_test",
@@ -232,5 +246,13 @@ CASES = [
         (torch.randn(10) + 1.0,),
         [(torch.randn(4) - 2.0,), (torch.randn(30) + 1.0,)],
         ({0: LENGTH},),
+    ),
+    Case(
+        "math_ceil_of_a_log_of_a_dynamic_size",
+        seeded(RawBits),
+        (torch.zeros(10),),
+        [(torch.arange(12.0),), (torch.zeros(5),), (torch.tensor([0.0, 5.0, 0.0]),)],
+        ({0: torch.export.Dim("k", min=2, max=64)},),
+        constructs=("if->cond",),
     ),
 ]
