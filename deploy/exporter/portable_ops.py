@@ -99,10 +99,6 @@ def _nanmedian(input, *args, **kwargs):
     return torch.where(count > 0, value, torch.full_like(value, math.nan))
 
 
-def _tensor_nanmedian(self, *args, **kwargs):
-    return _nanmedian(self, *args, **kwargs)
-
-
 def _cdist(x1: torch.Tensor, x2: torch.Tensor, p: float = 2.0, compute_mode: str | None = None):
     if not torch.compiler.is_compiling() or not p > 0:
         return _ORIGINAL_CDIST(x1, x2, p, compute_mode or "use_mm_for_euclid_dist_if_necessary")
@@ -123,7 +119,7 @@ def portable_ops() -> Iterator[None]:
     torch.cdist = _cdist
     torch.argsort, torch.sort = _argsort, _sort
     torch.Tensor.argsort, torch.Tensor.sort = _tensor_argsort, _tensor_sort
-    torch.nanmedian, torch.Tensor.nanmedian = _nanmedian, _tensor_nanmedian
+    torch.nanmedian = torch.Tensor.nanmedian = _nanmedian  # as a method, the tensor is ``input``
     fastpath = torch.backends.mha.get_fastpath_enabled()
     torch.backends.mha.set_fastpath_enabled(False)
     try:

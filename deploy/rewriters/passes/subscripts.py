@@ -144,12 +144,7 @@ class _ComputedIndexRewriter(ast.NodeTransformer):
         entries = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         listed = any(isinstance(e, ast.List) and e.elts for e in entries)  # x[[11, 13, 15], 2]
         # `tokens[:n]` with a computed bound (a tensor while exporting: bounded_slices.py)
-        bounded = any(
-            e.step is None and isinstance(b, _COMPUTED)
-            for e in entries
-            if isinstance(e, ast.Slice)
-            for b in (e.lower, e.upper)
-        )
+        bounded = any(_bounded(e) for e in entries)
         if not isinstance(node.ctx, ast.Load) or not (
             listed or bounded or any(isinstance(e, _COMPUTED) for e in entries)
         ):
