@@ -281,30 +281,6 @@ def linspace(start, end, steps, **kwargs) -> torch.Tensor:
     return torch.where(index < halfway, ahead, behind).to(dtype)
 
 
-def unfold(value, dimension, size, step):
-    """``value.unfold(dimension, size, step)``; while exporting with a symbolic ``size`` (``T // 2``
-    of a dynamic ``T``) a gather of the windows' positions, since Tensor.unfold takes a specialised
-    int there: the windows of the example's size only."""
-    if not (isinstance(value, torch.Tensor) and value.dim() and is_tracing() and is_sym_int(size)):
-        return value.unfold(dimension, size, step)
-    dim = dimension % value.dim()
-    count = (value.shape[dim] - size) // step + 1
-    index = torch.arange(count, dtype=torch.int64).unsqueeze(1) * step + torch.arange(size, dtype=torch.int64)
-    windows = value.index_select(dim, index.reshape(-1))
-    shape = (*value.shape[:dim], count, size, *value.shape[dim + 1 :])
-    return windows.reshape(shape).movedim(dim + 1, -1)
-
-
-def one_hot(fn, indices, num_classes=-1):
-    """``F.one_hot(k, n)`` (``fn`` the function the user's code names); while exporting with a
-    symbolic ``n`` (a dynamic size) a comparison with an arange, since torch's one_hot fixes ``n`` to
-    the example's value."""
-    if fn is torch.nn.functional.one_hot and is_tracing() and is_sym_int(num_classes):
-        classes = torch.arange(num_classes, dtype=torch.int64)
-        return (indices.unsqueeze(-1).to(torch.int64) == classes).to(torch.int64)
-    return fn(indices, num_classes)
-
-
 def full_like(like: torch.Tensor, fill: object, **kwargs) -> torch.Tensor:
     """``torch.full_like``; a tensor fill value while exporting (a loop's counter: ``full_like(t_last,
     t)``) expanded instead, since torch reads it with ``.item()``, an int a graph op's body cannot
@@ -363,3 +339,11 @@ def math_call(fn, value: object) -> object:
     if name in ROUNDING and isinstance(value, torch.Tensor) and value.dim() == 0:
         return ROUNDING[name](value)
     return fn(value)
+
+
+def round_(value: object, *rest: object) -> object:
+    """``round(t)`` of a 0-d tensor while exporting: ``torch.round`` (half to even, as Python's),
+    where Python's ``Tensor.__round__`` has no handler in a graph op's body; ``round`` otherwise."""
+    if not rest and is_tracing() and isinstance(value, torch.Tensor) and value.dim() == 0:
+        return torch.round(value)
+    return round(value, *rest)

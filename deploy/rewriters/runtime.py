@@ -17,14 +17,14 @@ from deploy.rewriters.casts import (
     max_,
     min_,
     new_tensor,
-    one_hot,
+    round_,
     row_of,
     tensor,
     transposed,
-    unfold,
 )
 from deploy.rewriters.choice import pick, string_key
 from deploy.rewriters.full_lists import full_length
+from deploy.rewriters.gathers import one_hot, roll, unfold
 from deploy.rewriters.in_place import augmented
 from deploy.rewriters.list_builtins import list_, sum_
 from deploy.rewriters.logic import and_, compare, equal, kept_test, member, not_, or_
@@ -92,6 +92,8 @@ __all__ = [
     "pick",
     "python_predicate",
     "python_true",
+    "round_",
+    "roll",
     "row_of",
     "seq_item",
     "seq_len",

@@ -67,6 +67,15 @@ def _is_math(func: ast.expr, node: ast.Call) -> bool:
     )
 
 
+def _is_method(func: ast.expr, attr: str) -> bool:
+    """``x.attr(...)`` on anything but ``self`` or a module name (checked to be a tensor at run time)."""
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == attr
+        and not (isinstance(func.value, ast.Name) and func.value.id in ("self", "torch", "F", "np", "numpy"))
+    )
+
+
 def _is_unfold(func: ast.expr, node: ast.Call) -> bool:
     """``x.unfold(dim, size, step)`` on anything but ``self`` (checked to be a tensor at run time)."""
     return (
@@ -97,6 +106,9 @@ class _CallRewriter(ast.NodeTransformer):
             and not node.keywords
         ):
             return ast.copy_location(ast.Call(rt(func.id + "_"), node.args, []), node)
+        if isinstance(func, ast.Name) and func.id == "round" and len(node.args) == 1 and not node.keywords:
+            self.ctx.rewrote = True  # `int(round(k * dm * f ** -2))` of the loop's counter in a body
+            return ast.copy_location(ast.Call(rt("round_"), node.args, []), node)
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
@@ -131,6 +143,12 @@ class _CallRewriter(ast.NodeTransformer):
         if _is_torch_attr(func, "linspace") and len(node.args) == 3:
             self.ctx.rewrote = True  # `torch.linspace(-1, 1, x.shape[1])` in a helper without control flow
             return ast.copy_location(ast.Call(rt("linspace"), node.args, node.keywords), node)
+        if _is_torch_attr(func, "roll") and node.args:
+            self.ctx.rewrote = True  # `torch.roll(fb[c], -shift)` by a value of the loop's counter
+            return ast.copy_location(ast.Call(rt("roll"), node.args, node.keywords), node)
+        if _is_method(func, "roll") and node.args:
+            self.ctx.rewrote = True
+            return ast.copy_location(ast.Call(rt("roll"), [func.value, *node.args], node.keywords), node)
         if _is_unfold(func, node):
             self.ctx.rewrote = True  # `frame.unfold(0, T // 2, 1)`: Tensor.unfold fixes its window size
             return ast.copy_location(ast.Call(rt("unfold"), [func.value, *node.args], []), node)

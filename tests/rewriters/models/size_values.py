@@ -1,5 +1,5 @@
 """Sizes used as values: a range step a size test picks, ``math.log`` of a dynamic size, a
-window whose bounds come from earlier loops."""
+window whose bounds come from earlier loops, a shift of ``torch.roll`` rounded from the loop's counter."""
 
 import math
 
@@ -182,6 +182,20 @@ class RawBits(nn.Module):
         return -torch.log2(p), entropy - raw_bits
 
 
+class DispersedSum(nn.Module):
+    """Rows summed after shifts that grow with the row: ``torch.roll(x[c], -int(round(0.6 * c * c)))``
+    with ``c`` the loop's counter (``round`` of a tensor and a roll by a value in a loop's body)."""
+
+    def delay(self, c):
+        return int(round(0.6 * c * c))
+
+    def forward(self, x):
+        out = torch.zeros_like(x[0])
+        for c in range(x.shape[0]):
+            out = out + torch.roll(x[c], -self.delay(c)) + 0.5 * x[c].roll(int(c) % 3)
+        return out
+
+
 CASES = [
     Case(
         "a_range_step_picked_by_a_size_test",
@@ -254,5 +268,13 @@ CASES = [
         [(torch.arange(12.0),), (torch.zeros(5),), (torch.tensor([0.0, 5.0, 0.0]),)],
         ({0: torch.export.Dim("k", min=2, max=64)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "roll_by_a_rounded_value_of_the_loop_counter",
+        seeded(DispersedSum),
+        (torch.randn(6, 20),),
+        [(torch.randn(2, 20),), (torch.randn(11, 40),)],
+        ({0: torch.export.Dim("channels", min=2, max=12), 1: torch.export.Dim("samples", min=8, max=64)},),
+        constructs=("for->while_loop",),
     ),
 ]
