@@ -25,7 +25,7 @@ from deploy.rewriters.casts import (
 from deploy.rewriters.choice import pick, string_key
 from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.gathers import one_hot, roll, unfold
-from deploy.rewriters.in_place import augmented
+from deploy.rewriters.in_place import augmented, in_place_method
 from deploy.rewriters.list_builtins import list_, sum_
 from deploy.rewriters.logic import and_, compare, equal, kept_test, member, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
@@ -49,6 +49,7 @@ __all__ = [
     "and_",
     "append_if",
     "augmented",
+    "in_place_method",
     "bool_",
     "call",
     "call_method",

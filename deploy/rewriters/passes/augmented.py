@@ -1,5 +1,7 @@
 """AugmentedAssignsRebind: ``x += v`` inside an `if`/loop body becomes
-``x = _deploy_rt.augmented(x, "Add", v)`` (any augmented operator).
+``x = _deploy_rt.augmented(x, "Add", v)`` (any augmented operator), and an in-place method called
+as a statement there, ``x.zero_()`` / ``x.clamp_(0, 1)``, becomes
+``x = _deploy_rt.in_place_method(x, "zero_")``.
 
 Eagerly the runtime does what Python does (in place for a tensor). While exporting, a tensor gets
 a new value instead: an int the converted code carries as a 0-d tensor (``line_idx``) would
@@ -35,6 +37,22 @@ class _Rebinding(ast.NodeTransformer):
     visit_AsyncFunctionDef = visit_FunctionDef
     visit_Lambda = visit_FunctionDef
 
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        value = node.value
+        if not (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id != "self"
+            and _is_in_place(value.func.attr)
+        ):
+            return node
+        target = value.func.value.id
+        rebound = ast.Call(
+            rt("in_place_method"), [name(target), constant(value.func.attr), *value.args], value.keywords
+        )
+        return ast.fix_missing_locations(ast.copy_location(ast.Assign([name(target, True)], rebound), node))
+
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         op = type(node.op).__name__
         if not isinstance(node.target, ast.Name) or op not in OPERATORS:
@@ -43,3 +61,8 @@ class _Rebinding(ast.NodeTransformer):
         return ast.fix_missing_locations(
             ast.copy_location(ast.Assign([name(node.target.id, True)], value), node)
         )
+
+
+def _is_in_place(method: str) -> bool:
+    """``add_``, ``zero_``, ``masked_fill_``: a tensor's in-place method by torch's naming."""
+    return method.endswith("_") and not method.startswith("_") and method[:-1].isidentifier()

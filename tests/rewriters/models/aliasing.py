@@ -158,6 +158,23 @@ def _adj(n):
 
 N = torch.export.Dim("n", min=2, max=32)
 
+
+class RowBudget(nn.Module):
+    """A tensor ``while`` inside a ``for`` body reading ``req = x[i]`` and ``need = req[0]``: two
+    closed-over tensors of one storage lifted into the nested loop's body."""
+
+    def forward(self, x):
+        total = torch.zeros(())
+        for i in range(x.shape[0]):
+            req = x[i]
+            need = req[0]
+            free = req.sum() * 0.0
+            while free < need * 4 and (req > free).any():
+                free = free + req.abs().sum() * 0.1 + 0.5
+            total = total + free
+        return total
+
+
 CASES = [
     Case(
         "loop_variable_aliasing_a_closure",
@@ -226,5 +243,13 @@ CASES = [
         ],
         ({0: torch.export.Dim("frames", min=2, max=64)},),
         constructs=("while->while_loop",),
+    ),
+    Case(
+        "nested_while_reading_two_views_of_one_row",
+        seeded(RowBudget),
+        (torch.tensor([[2.0, 1.0, 3.0], [0.1, 0.2, 0.3]]),),
+        [(torch.tensor([[-2.0, 1.0, 3.0], [0.1, 0.2, 0.3], [1.0, 1.0, 1.0]]),), (torch.rand(9, 3) * 4.0,)],
+        ({0: torch.export.Dim("rows", min=2, max=16)},),
+        constructs=("for->while_loop", "while->while_loop"),
     ),
 ]
