@@ -19,7 +19,10 @@ carried by a graph loop would have no value before the `return`.
 
 A `return` in a nested loop leaves each enclosing loop in turn (the flag is tested after the inner
 loop). The loop's own variable, when the returned expression reads it, is copied at the `return`:
-a converted loop may advance its counter before it stops.
+a converted loop may advance its counter before it stops. Plain assignments right before the
+`return` in its block (``plan = torch.stack(stops) if stops else empty``) only feed it, since
+nothing else runs after them: they move after the loop with it, so a list the loop appends to is
+not read inside the loop.
 """
 
 from __future__ import annotations
@@ -108,7 +111,7 @@ def _filled_lists(loop: ast.stmt, exits: list, defined: set[str]) -> list[str]:
     changed = assigned_names(loop.body) | _counter(loop)
     if not 1 <= len(loop.iter.args) <= 3 or not all(_stable(a, changed) for a in loop.iter.args):
         return []
-    read = {n.id for _, ret in exits if ret.value for n in ast.walk(ret.value) if isinstance(n, ast.Name)}
+    read = {n.id for _, ret, moved in exits for n in _walk([*moved, ret]) if isinstance(n, ast.Name)}
     targets = {append_target(n) for n in _walk(loop.body) if isinstance(n, ast.stmt)} - {None}
     filled = []
     for target in sorted(targets & defined - read):
@@ -135,6 +138,30 @@ def _stable(bound: ast.expr, changed: set[str]) -> bool:
             if called not in _SIZE_CALLS:
                 return False
     return True
+
+
+def _feeding(block: list[ast.stmt]) -> list[ast.stmt]:
+    """The plain assignments ending ``block`` (right before a `return`): names assigned there are
+    read by nothing but each other and the `return`, so they can run after the loop instead."""
+    moved: list[ast.stmt] = []
+    for stmt in reversed(block):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+        leaves = [
+            leaf
+            for t in targets
+            for leaf in ast.walk(t)
+            if not isinstance(leaf, (ast.Tuple, ast.expr_context))
+        ]
+        if not targets or not all(isinstance(leaf, ast.Name) for leaf in leaves):
+            break
+        if has_node([stmt], (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr, ast.Lambda)):
+            break
+        if any(
+            isinstance(n, ast.Call) and getattr(n.func, "attr", None) in _MUTATORS for n in ast.walk(stmt)
+        ):
+            break
+        moved.insert(0, stmt)
+    return moved
 
 
 class _Capture(ast.NodeTransformer):
@@ -173,13 +200,13 @@ class ReturnsInLoopsToBreaks(Pass):
     ) -> list[ast.stmt] | None:
         if id(loop) not in marked or not has_node(loop.body, (ast.Return,)):
             return None
-        exits: list[tuple[str, ast.Return]] = []
+        exits: list[tuple[str, ast.Return, list[ast.stmt]]] = []
         locals_ = assigned_names(loop.body) - _counter(loop)
         loop.body = self._replace(loop.body, (_counter(loop), locals_), exits, ctx, captures)
-        before = [ast.Assign([name(flag, True)], ast.Constant(False)) for flag, _ in exits]
+        before = [ast.Assign([name(flag, True)], ast.Constant(False)) for flag, _, _ in exits]
         after = []
-        for flag, ret in exits:
-            test = ast.If(test=name(flag), body=[ret], orelse=[])
+        for flag, ret, moved in exits:
+            test = ast.If(test=name(flag), body=[*moved, ret], orelse=[])
             test._deploy_what = "the `return` inside the loop (the loop stopped there)"
             after.append(ast.copy_location(test, ret))
         for target in _filled_lists(loop, exits, earlier.get(id(loop), set())):
@@ -204,7 +231,10 @@ class ReturnsInLoopsToBreaks(Pass):
             if isinstance(stmt, ast.Return):
                 flag = ctx.fresh("exit")
                 value = stmt.value
-                read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} if value else set()
+                moved = _feeding(out)
+                del out[len(out) - len(moved) :]
+                made = assigned_names(moved)
+                read = {n.id for n in _walk([*moved, stmt]) if isinstance(n, ast.Name)} - made
                 renames = {t: ctx.fresh("at") for t in sorted(counters & read)}
                 captures.extend(renames.values())
                 # values the body assigns (`lo, hi = table[r]` before `return f(lo, hi)`): read after
@@ -214,8 +244,9 @@ class ReturnsInLoopsToBreaks(Pass):
                 for target, copy in renames.items():
                     out.append(ast.copy_location(ast.Assign([name(copy, True)], name(target)), stmt))
                 if renames:
-                    value = _Capture(renames).visit(value)
-                exits.append((flag, ast.copy_location(ast.Return(value), stmt)))
+                    value = _Capture(renames).visit(value) if value else value
+                    moved = [_Capture(renames).visit(m) for m in moved]
+                exits.append((flag, ast.copy_location(ast.Return(value), stmt), moved))
                 out.append(ast.copy_location(ast.Assign([name(flag, True)], ast.Constant(True)), stmt))
                 stop = ast.copy_location(ast.Break(), stmt)
                 stop._deploy_exit = True  # the path ends at a `return` (paths_through's "exit")

@@ -1,5 +1,6 @@
 """`return` inside loops that build lists: the loop stops with a `break` and the `return` runs
-after it on the values it would have seen (passes/loop_exits.py)."""
+after it on the values it would have seen (passes/loop_exits.py), with the assignments right before
+it that read the list."""
 
 import torch
 from torch import nn
@@ -167,6 +168,25 @@ def _rows(n, weak=None):
     return x
 
 
+class RefuelStops(nn.Module):
+    """A tensor ``while`` appending a row per stop that returns early with ``plan =
+    torch.stack(stops) if stops else empty`` assigned right before the `return`."""
+
+    def forward(self, stations, goal):
+        pos = torch.zeros(())
+        stops = []
+        while pos < goal[0]:
+            ahead = stations > pos
+            if not ahead.any():
+                plan = torch.stack(stops) if stops else torch.zeros(0, 2)
+                return plan, pos
+            nxt = torch.where(ahead, stations, torch.full_like(stations, float("inf"))).min()
+            stops.append(torch.stack([nxt, nxt - pos]))
+            pos = nxt
+        plan = torch.stack(stops) if stops else torch.zeros(0, 2)
+        return plan, -pos
+
+
 CASES = [
     Case(
         "return_in_a_loop_with_the_rows_so_far",
@@ -236,5 +256,17 @@ CASES = [
         [(_rows(8), torch.tensor(0)), (_rows(8, 0), torch.tensor(3)), (_rows(9, 2), torch.tensor(4))],
         ({0: torch.export.Dim("points", min=6, max=64)}, None),
         constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "return_in_a_tensor_while_after_stacking_its_list",
+        RefuelStops,
+        (torch.tensor([1.0, 3.0, 6.0]), torch.tensor([5.0])),
+        [
+            (torch.tensor([1.0, 3.0, 6.0, 2.0]), torch.tensor([10.0])),  # runs out of stations: returns
+            (torch.tensor([-1.0, -3.0]), torch.tensor([5.0])),  # returns before any stop
+            (torch.tensor([1.0, 3.0]), torch.tensor([0.5])),  # no iteration
+        ],
+        ({0: torch.export.Dim("stations", min=2, max=32)}, None),
+        constructs=("while->while_loop", "if->cond"),
     ),
 ]
