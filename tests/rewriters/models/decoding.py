@@ -1,5 +1,6 @@
 """Greedy decoding: a static-length loop that appends a token per step and breaks when every
-sequence emitted EOS, so the output length depends on the data."""
+sequence emitted EOS, so the output length depends on the data; a loop over
+``range(int(k.item()))`` whose count may be negative (no step, as Python's)."""
 
 import torch
 from torch import nn
@@ -249,6 +250,22 @@ class StepsOrEmpty(nn.Module):
         return torch.stack(tokens, 1)
 
 
+class CountedRows(nn.Module):
+    """Rows appended for ``range(int(k[0].item()))`` with a tensor ``break``; a count of 0 or less
+    runs no step and takes the empty-list branch."""
+
+    def forward(self, x, k):
+        n = int(k[0].item())
+        rows = []
+        for h in range(n):
+            if x[h % x.shape[0]].sum() > 5.0:
+                break
+            rows.append(x[h % x.shape[0]] * (h + 1))
+        if len(rows) == 0:
+            return torch.zeros(1, 3)
+        return torch.stack(rows)
+
+
 CASES = [
     Case(
         "collapse_with_continue_and_breaks_before_and_after_appends",
@@ -353,5 +370,16 @@ CASES = [
         ],
         ({0: torch.export.Dim("batch", min=2, max=16)}, None),
         constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "appends_over_a_data_dependent_range_whose_count_may_be_negative",
+        CountedRows,
+        (torch.ones(4, 3), torch.tensor([3])),
+        [
+            (torch.ones(4, 3), torch.tensor([0])),  # no step
+            (torch.ones(4, 3), torch.tensor([-2])),  # a negative count: no step
+            (torch.ones(5, 3) * 2, torch.tensor([7])),  # breaks at once
+        ],
+        ({0: torch.export.Dim("rows", min=2, max=16)}, None),
     ),
 ]
