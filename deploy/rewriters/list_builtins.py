@@ -10,7 +10,7 @@ import builtins
 
 import torch
 
-from deploy.rewriters.values import StackedList, as_rows, is_tracing
+from deploy.rewriters.values import StackedList, as_rows, is_sym_int, is_tracing
 
 
 def list_(*args):
@@ -43,3 +43,17 @@ def reduce_rows(name: str, values):
     else:
         return None
     return rows.amax(0) if name == "max" else rows.amin(0)
+
+
+def list_repeat(values, times):
+    """``[ABORT] * (n - len(states))``: Python's repeated list, or while exporting with a symbolic
+    count (a dynamic size less a data-dependent length) a StackedList of that many copies of the
+    values' rows, none for a count below 1 as Python's."""
+    if not (is_tracing() and is_sym_int(times) and isinstance(values, list) and values):
+        return values * times
+    # a Python number as torch.full: a constant tensor cannot be lifted into a graph op's body
+    rows = torch.stack(
+        [torch.full((), v) if isinstance(v, (int, float)) else torch.as_tensor(v) for v in values]
+    )
+    count = torch.sym_max(times, 0)
+    return StackedList([], rows.repeat(count, *([1] * (rows.dim() - 1))))

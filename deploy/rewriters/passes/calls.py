@@ -91,6 +91,18 @@ class _CallRewriter(ast.NodeTransformer):
     def __init__(self, ctx: Context):
         self.ctx = ctx
 
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Mult) and (
+            isinstance(node.left, ast.List) or isinstance(node.right, ast.List)
+        ):
+            values, times = (
+                (node.left, node.right) if isinstance(node.left, ast.List) else (node.right, node.left)
+            )
+            self.ctx.rewrote = True  # `[ABORT] * (n - len(states))`: a count of a data-dependent length
+            return ast.copy_location(ast.Call(rt("list_repeat"), [values, times], []), node)
+        return node
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
@@ -116,6 +128,9 @@ class _CallRewriter(ast.NodeTransformer):
             and func.attr in _STACKERS
         ):
             target = "stack" if func.attr == "stack" else "cat"
+            # `rows = torch.stack(members)` in a helper without control flow: the list may be one a
+            # graph loop carries (a RowList), which only the runtime's stack reads
+            self.ctx.rewrote = self.ctx.rewrote or bool(node.args and isinstance(node.args[0], ast.Name))
             return ast.copy_location(ast.Call(rt(target), node.args, node.keywords), node)
         if _is_torch_attr(func, "tensor") and node.args:
             self.ctx.rewrote = True  # `torch.tensor([1.0, 50.0])` in a helper a graph op's body calls

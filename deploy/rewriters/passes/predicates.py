@@ -128,6 +128,24 @@ def _truth_value(node: ast.expr) -> bool:
     return False
 
 
+def _list_truth_form(test: ast.expr) -> ast.expr:
+    """``len(xs) > 0`` (``>= 1``, ``!= 0``) as ``xs``: the same truth for a list, and append_if then
+    computes the appended value from at least one row where a converted loop left ``xs`` empty
+    (``summarise(members)`` reading ``members[0]``)."""
+    if not (
+        isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant)
+    ):
+        return test
+    left, op, bound = test.left, type(test.ops[0]), test.comparators[0].value
+    if (op, bound) not in ((ast.Gt, 0), (ast.GtE, 1), (ast.NotEq, 0)) or isinstance(bound, bool):
+        return test
+    if not (isinstance(left, ast.Call) and len(left.args) == 1 and not left.keywords):
+        return test
+    func = left.func
+    is_len = (isinstance(func, ast.Name) and func.id == "len") or _is_runtime(func, "len_")
+    return left.args[0] if is_len and isinstance(left.args[0], ast.Name) else test
+
+
 def _negation(node: ast.expr) -> bool:
     return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
 
@@ -135,6 +153,7 @@ def _negation(node: ast.expr) -> bool:
 class _TestFinder(ast.NodeTransformer):
     def __init__(self, test_names: set[str] = frozenset()):
         self.test_names = test_names
+        self.changed = False  # a truth value outside a test was rewritten
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         # `big = h * w > 64 * 64` then `if big:`: the comparison is a test, kept in the graph
@@ -155,6 +174,16 @@ class _TestFinder(ast.NodeTransformer):
             # and Python's own would call bool() on a tensor operand; so would `inside = not inside`
             # (a flag a converted loop carries as a tensor)
             node.value = _PredicateRewriter().visit(node.value)
+            self.changed = True
+        self.generic_visit(node)
+        return node
+
+    def visit_Return(self, node: ast.Return) -> ast.AST:
+        # `return gap > self.max_gap or dist > self.max_radius` in a helper a loop body calls: the
+        # truth value of an and/or of tests, as an assignment's
+        if node.value is not None and (_boolean_bool_op(node.value) or _negation(node.value)):
+            node.value = _PredicateRewriter().visit(node.value)
+            self.changed = True
         self.generic_visit(node)
         return node
 
@@ -185,7 +214,7 @@ class _TestFinder(ast.NodeTransformer):
         self.generic_visit(node)
         func = node.func
         if _is_runtime(func, "append_if") and len(node.args) == 3:  # the test of `if c: xs.append(v)`
-            node.args[1] = _PredicateRewriter().visit(node.args[1])
+            node.args[1] = _PredicateRewriter().visit(_list_truth_form(node.args[1]))
         if _truth_of(node) and isinstance(node.args[0], (ast.BoolOp, ast.UnaryOp)):
             # `tiebreak = bool(games[0] == 6 and games[1] == 6)`: bool() takes the truth value of its
             # argument, as a test does; Python's `and` would call bool() on a tensor operand
@@ -203,3 +232,4 @@ class PredicateOperators(Pass):
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
         finder = _TestFinder(_test_names(func))
         func.body = [finder.visit(stmt) for stmt in func.body]
+        ctx.rewrote = ctx.rewrote or finder.changed

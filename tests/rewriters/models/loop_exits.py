@@ -1,6 +1,7 @@
 """`return` inside loops that build lists: the loop stops with a `break` and the `return` runs
 after it on the values it would have seen (passes/loop_exits.py), with the assignments right before
-it that read the list."""
+it that read the list; a Python-int counter the `return` reads, and a list padded with
+``[s] * (n - len(states))``."""
 
 import torch
 from torch import nn
@@ -187,6 +188,37 @@ class RefuelStops(nn.Module):
         return plan, -pos
 
 
+class CountdownTrace(nn.Module):
+    """A countdown state machine whose states are Python ints: the count one state changes (a
+    Python int) is returned from another state inside the tensor loop, with the states so far
+    padded by ``[9] * (n - len(states))`` (a data-dependent count)."""
+
+    def forward(self, x):
+        n = x.shape[0]
+        state = 0
+        count = 3
+        states = []
+        for t in range(n):
+            if state == 0:
+                if x[t] > 0:
+                    count -= 1
+                    if count == 0:
+                        state = 1
+                else:
+                    state = 2
+            elif state == 2:
+                if x[t] > 0:
+                    state = 0
+            else:
+                if x[t] < -2.0:
+                    states.append(9)
+                    codes = torch.tensor(states + [9] * (n - len(states)))
+                    return codes, torch.tensor(count)
+            states.append(state)
+        codes = torch.tensor(states + [state] * (n - len(states)))
+        return codes, torch.tensor(count)
+
+
 CASES = [
     Case(
         "return_in_a_loop_with_the_rows_so_far",
@@ -268,5 +300,17 @@ CASES = [
         ],
         ({0: torch.export.Dim("stations", min=2, max=32)}, None),
         constructs=("while->while_loop", "if->cond"),
+    ),
+    Case(
+        "return_in_a_loop_of_a_python_int_another_branch_changes_and_a_padded_list",
+        CountdownTrace,
+        (torch.tensor([1.0, -1.0, 1.0, 1.0, -1.0, 1.0]),),
+        [
+            (torch.tensor([-1.0, 1.0, -1.0]),),  # never counts down
+            (torch.tensor([1.0, 1.0, 1.0, -3.0]),),  # returns at the last step
+            (torch.tensor([1.0, -1.0, 1.0, 1.0, 1.0, -3.0, 1.0, 1.0]),),  # returns early: padded
+        ],
+        ({0: torch.export.Dim("steps", min=2, max=32)},),
+        constructs=("for->while_loop", "if->cond"),
     ),
 ]

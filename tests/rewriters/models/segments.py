@@ -1,6 +1,7 @@
 """Segments pooled as they close: a list of the current segment's rows, stacked and pooled (by a
 helper with a branch on the segment's length) when a boundary or the length limit closes it, then
-reset; a last open segment is pooled after the loop under ``if current:``."""
+reset; a last open segment is pooled after the loop under ``if current:`` (or ``if len(members) > 0:``,
+with a helper returning an ``or`` of tests deciding where a segment closes)."""
 
 import torch
 from torch import nn
@@ -43,6 +44,40 @@ def _tokens(n: int, seed: int, marks: list[int] | None = None) -> tuple:
 
 _N = torch.export.Dim("tokens", min=2, max=64)
 
+
+class BurstGrouper(nn.Module):
+    """Events grouped into bursts: ``splits`` returns ``gap > 1 or jump > 2`` (an ``or`` of tests in
+    a helper's `return`); the burst left after the loop is summarised under ``if len(members) > 0``
+    (no member at all when every event is weak)."""
+
+    def splits(self, e, last):
+        return e[0] - last[0] > 1.0 or (e[1] - last[1]).abs() > 2.0
+
+    def summary(self, members):
+        rows = torch.stack(members)
+        return torch.stack([rows[0, 0], rows[-1, 0], rows[:, 1].mean()])
+
+    def forward(self, events):
+        bursts, members = [], []
+        for i in range(events.shape[0]):
+            e = events[i]
+            if e[2] < 0.5:
+                continue
+            if len(members) > 0 and self.splits(e, members[-1]):
+                bursts.append(self.summary(members))
+                members = []
+            members.append(e)
+        if len(members) > 0:
+            bursts.append(self.summary(members))
+        if len(bursts) == 0:
+            return torch.zeros(0, 3)
+        return torch.stack(bursts)
+
+
+def _events(*rows):
+    return torch.tensor(rows, dtype=torch.float32)
+
+
 CASES = [
     Case(
         "segments_stacked_pooled_and_reset_in_a_loop",
@@ -56,5 +91,16 @@ CASES = [
         ],
         ({0: _N}, {0: _N}),
         constructs=("for->scan",),
+    ),
+    Case(
+        "or_of_tests_returned_by_a_helper_and_a_last_segment_under_a_length_test",
+        BurstGrouper,
+        (_events([0.0, 1.0, 1.0], [0.5, 1.5, 1.0], [3.0, 1.0, 1.0], [3.2, 9.0, 1.0], [3.4, 9.5, 0.2]),),
+        [
+            (_events([0.0, 1.0, 0.1], [0.5, 1.5, 0.2]),),  # every event weak: no burst
+            (_events([0.0, 1.0, 1.0], [0.4, 1.2, 1.0], [0.8, 1.1, 1.0]),),  # one burst
+            (_events([0.0, 1.0, 1.0], [5.0, 1.0, 1.0], [9.0, 1.0, 0.1], [10.0, 8.0, 1.0]),),
+        ],
+        ({0: torch.export.Dim("events", min=2, max=32)},),
     ),
 ]
