@@ -161,7 +161,23 @@ def _feeding(block: list[ast.stmt]) -> list[ast.stmt]:
         ):
             break
         moved.insert(0, stmt)
+    # a name read before it is reassigned there (`y = h(x); x = k(y)`) would need its value at the
+    # `return` and after the loop at once: only the assignments after the last such one move
+    while moved and _outside_reads(moved)[0] & _outside_reads(moved)[1]:
+        moved.pop(0)
     return moved
+
+
+def _outside_reads(stmts: list[ast.stmt]) -> tuple[set[str], set[str]]:
+    """The names ``stmts`` read before assigning them themselves, and the names they assign."""
+    reads: set[str] = set()
+    made: set[str] = set()
+    for stmt in stmts:
+        reads |= {
+            n.id for n in _walk([stmt]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        } - made
+        made |= assigned_names([stmt])
+    return reads, made
 
 
 class _Capture(ast.NodeTransformer):
@@ -233,8 +249,8 @@ class ReturnsInLoopsToBreaks(Pass):
                 value = stmt.value
                 moved = _feeding(out)
                 del out[len(out) - len(moved) :]
-                made = assigned_names(moved)
-                read = {n.id for n in _walk([*moved, stmt]) if isinstance(n, ast.Name)} - made
+                read, made = _outside_reads(moved)
+                read |= {n.id for n in _walk([stmt]) if isinstance(n, ast.Name)} - made
                 renames = {t: ctx.fresh("at") for t in sorted(counters & read)}
                 captures.extend(renames.values())
                 # values the body assigns (`lo, hi = table[r]` before `return f(lo, hi)`): read after
