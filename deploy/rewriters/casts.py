@@ -11,6 +11,7 @@ import math
 import torch
 
 from deploy.rewriters.list_builtins import reduce_rows
+from deploy.rewriters.logic import compare
 from deploy.rewriters.values import (
     StackedList,
     as_predicate,
@@ -58,6 +59,15 @@ def len_(value: object) -> object:
     if type(value).__name__ == "RowList":  # a list a graph loop carries: its count (a tensor)
         return value.length()
     return len(value)
+
+
+def nonempty(value: object) -> object:
+    """``len(xs) > 0`` guarding an append (passes/predicates._list_truth_form): a list itself, whose
+    truth append_if reads (computing the value from at least one row where a converted loop left it
+    empty); ``len(t) > 0`` of anything else, compared as a test compares."""
+    if isinstance(value, (list, StackedList)) or type(value).__name__ == "RowList":
+        return value
+    return compare(len_(value), "gt", 0)
 
 
 def tensor(data: object, *args, **kwargs) -> torch.Tensor:

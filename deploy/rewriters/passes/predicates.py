@@ -129,9 +129,9 @@ def _truth_value(node: ast.expr) -> bool:
 
 
 def _list_truth_form(test: ast.expr) -> ast.expr:
-    """``len(xs) > 0`` (``>= 1``, ``!= 0``) as ``xs``: the same truth for a list, and append_if then
-    computes the appended value from at least one row where a converted loop left ``xs`` empty
-    (``summarise(members)`` reading ``members[0]``)."""
+    """``len(xs) > 0`` (``>= 1``, ``!= 0``) as ``nonempty(xs)``: for a list the list itself, the same
+    truth, and append_if then computes the appended value from at least one row where a converted
+    loop left ``xs`` empty (``summarise(members)`` reading ``members[0]``)."""
     if not (
         isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant)
     ):
@@ -143,7 +143,7 @@ def _list_truth_form(test: ast.expr) -> ast.expr:
         return test
     func = left.func
     is_len = (isinstance(func, ast.Name) and func.id == "len") or _is_runtime(func, "len_")
-    return left.args[0] if is_len and isinstance(left.args[0], ast.Name) else test
+    return call(rt("nonempty"), left.args[0]) if is_len and isinstance(left.args[0], ast.Name) else test
 
 
 def _negation(node: ast.expr) -> bool:

@@ -74,6 +74,18 @@ class BurstGrouper(nn.Module):
         return torch.stack(bursts)
 
 
+class PositiveMean(nn.Module):
+    """``if len(sel) > 0: outs.append(sel.mean())`` with ``sel`` a tensor (a masked selection), not a
+    list: the test stays a comparison of its length."""
+
+    def forward(self, x):
+        outs = [x.sum()]
+        sel = x[x > 0]
+        if len(sel) > 0:
+            outs.append(sel.mean())
+        return torch.stack(outs)
+
+
 def _events(*rows):
     return torch.tensor(rows, dtype=torch.float32)
 
@@ -102,5 +114,12 @@ CASES = [
             (_events([0.0, 1.0, 1.0], [5.0, 1.0, 1.0], [9.0, 1.0, 0.1], [10.0, 8.0, 1.0]),),
         ],
         ({0: torch.export.Dim("events", min=2, max=32)},),
+    ),
+    Case(
+        "a_length_test_of_a_tensor_guarding_an_append",
+        PositiveMean,
+        (torch.tensor([1.0, -2.0, 3.0]),),
+        [(-torch.ones(4),), (torch.arange(1.0, 9.0),)],
+        ({0: torch.export.Dim("n", min=2, max=32)},),
     ),
 ]
