@@ -1,6 +1,7 @@
 """``x op= v`` and ``x.add_(v)`` (any in-place method called as a statement) inside converted code
-(passes/augmented.py): Python's in-place update eagerly, a new value for a tensor while exporting (the converted code may hold the old value under another name;
-a graph op's body may not mutate its inputs)."""
+(passes/augmented.py): Python's in-place update eagerly, a new value for a tensor while exporting
+(the converted code may hold the old value under another name; a graph op's body may not mutate
+its inputs)."""
 
 from __future__ import annotations
 
