@@ -125,7 +125,7 @@ def _peel(start, stop, step, body_fn, carried, lists: int):
 
 
 def trip_count(start, stop, step):
-    """len(range(start, stop, step)) for an unbacked ``stop``: 0 for an empty range, as Python's
-    (``range(int(hours.item()))`` with a negative count runs no step)."""
+    """len(range(start, stop, step)) for an unbacked ``stop``, checked non-negative."""
     count = (stop - start + step - 1) // step if step > 0 else (start - stop - step - 1) // (-step)
-    return torch.sym_max(count, 0)
+    torch._check(count >= 0)
+    return count
