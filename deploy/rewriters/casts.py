@@ -17,6 +17,7 @@ from deploy.rewriters.values import (
     as_predicate,
     as_rows,
     as_tensor_value,
+    is_row_list,
     is_sym_bool,
     is_sym_int,
     is_symbolic,
@@ -65,7 +66,7 @@ def nonempty(value: object) -> object:
     """``len(xs) > 0`` guarding an append (passes/predicates._list_truth_form): a list itself, whose
     truth append_if reads (computing the value from at least one row where a converted loop left it
     empty); ``len(t) > 0`` of anything else, compared as a test compares."""
-    if isinstance(value, (list, StackedList)) or type(value).__name__ == "RowList":
+    if isinstance(value, (list, StackedList)) or is_row_list(value):
         return value
     return compare(len_(value), "gt", 0)
 

@@ -39,9 +39,9 @@ def roll(value, shifts, dims=None):
     """``torch.roll(value, shifts, dims)``; while exporting with one shift that is a tensor or a
     symbolic int (``-int(round(k * dm))`` of a loop's counter), a gather of ``(i - shift) mod n``,
     since torch.roll's shift must be a Python int there."""
-    one_dim = dims is None or isinstance(dims, int) or (isinstance(dims, (tuple, list)) and len(dims) == 1)
     if not isinstance(value, torch.Tensor):  # `q.roll(1)` of something else
         return value.roll(shifts) if dims is None else value.roll(shifts, dims)
+    one_dim = dims is None or isinstance(dims, int) or (isinstance(dims, (tuple, list)) and len(dims) == 1)
     if not (is_tracing() and is_symbolic(shifts) and one_dim):
         return torch.roll(value, shifts) if dims is None else torch.roll(value, shifts, dims)
     source = value.reshape(-1) if dims is None else value

@@ -51,6 +51,14 @@ _FILLS = {  # in-place methods whose out-of-place counterpart is not the name wi
 }
 
 
+# random fills, and methods that change the target's shape or metadata: as Python does
+_KEPT = {
+    *("random", "uniform", "normal", "bernoulli", "exponential", "geometric", "cauchy", "log_normal"),
+    *("squeeze", "unsqueeze", "t", "transpose", "swapaxes", "swapdims", "resize", "resize_as"),
+    *("as_strided", "set", "share_memory", "requires_grad", "retain_grad", "detach"),
+}
+
+
 def in_place_method(target: object, method: str, *args, **kwargs) -> object:
     """``target.method(*args)`` for an in-place ``method`` (``add_``, ``zero_``, ``masked_fill_``);
     returns the target's new value. Eagerly the method itself; while exporting, for a tensor, its
@@ -65,11 +73,3 @@ def in_place_method(target: object, method: str, *args, **kwargs) -> object:
             return functional(target, *args, **kwargs).to(target.dtype).expand_as(target)
     getattr(target, method)(*args, **kwargs)
     return target
-
-
-# random fills, and methods that change the target's shape or metadata: as Python does
-_KEPT = {
-    *("random", "uniform", "normal", "bernoulli", "exponential", "geometric", "cauchy", "log_normal"),
-    *("squeeze", "unsqueeze", "t", "transpose", "swapaxes", "swapdims", "resize", "resize_as"),
-    *("as_strided", "set", "share_memory", "requires_grad", "retain_grad", "detach"),
-}

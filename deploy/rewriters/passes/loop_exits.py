@@ -163,7 +163,10 @@ def _feeding(block: list[ast.stmt]) -> list[ast.stmt]:
         moved.insert(0, stmt)
     # a name read before it is reassigned there (`y = h(x); x = k(y)`) would need its value at the
     # `return` and after the loop at once: only the assignments after the last such one move
-    while moved and _outside_reads(moved)[0] & _outside_reads(moved)[1]:
+    while moved:
+        reads, made = _outside_reads(moved)
+        if not reads & made:
+            break
         moved.pop(0)
     return moved
 
