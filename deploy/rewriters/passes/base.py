@@ -245,9 +245,32 @@ def _unbound_at_top(func: ast.FunctionDef) -> list[ast.stmt]:
         if load is not None and load[1] in local and load[1] not in assigned:
             assign = ast.Assign([name(load[0], True)], call(rt("Undefined"), constant(load[1])))
             stmt = ast.fix_missing_locations(ast.copy_location(assign, stmt))
+        for identifier in _prebound(stmt, local - assigned):
+            assign = ast.Assign([name(identifier, True)], call(rt("Undefined"), constant(identifier)))
+            body.append(ast.fix_missing_locations(ast.copy_location(assign, stmt)))
+            assigned.add(identifier)
         assigned |= assigned_names([stmt])
         body.append(stmt)
     return body
+
+
+def _prebound(stmt: ast.stmt, unassigned: set[str]) -> list[str]:
+    """Names that generated reads inside a Python loop (or other compound statement kept as Python)
+    may find unbound on a first pass: `peaks` assigned in a loop over an nn.ModuleList with a tensor
+    `break`. They start as Undefined before the statement, because dynamo, tracing such a function
+    inside a branch, cannot catch the NameError of the guarded read."""
+    if not isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.Try)):
+        return []
+    found: list[str] = []
+    stack = list(ast.iter_child_nodes(stmt))
+    while stack:
+        node = stack.pop()
+        load = getattr(node, "_deploy_safe_load", None)
+        if load is not None and load[1] in unassigned and load[1] not in found:
+            found.append(load[1])
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return sorted(found)
 
 
 def annotate(func: ast.FunctionDef) -> None:

@@ -35,6 +35,41 @@ class TurnBack(nn.Module):
         return torch.stack(kept), back
 
 
+class Scale(nn.Module):
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+
+    def forward(self, x):
+        return x * self.k
+
+
+class CoarsestScale(nn.Module):
+    """A loop over an nn.ModuleList (kept as Python) that `break`s on a tensor test, in a helper
+    called from a tensor branch: dynamo traces the helper, where `peaks` has no value before the
+    first pass (set38 tree_crown_detector)."""
+
+    def __init__(self):
+        super().__init__()
+        self.scales = nn.ModuleList([Scale(1.0), Scale(0.5), Scale(0.25)])
+
+    def pick(self, x):
+        for scale in self.scales:
+            s = scale(x)
+            peaks = s > 1.0
+            if peaks.float().mean() <= 0.3:
+                break
+        return s * peaks
+
+    def forward(self, rows):
+        parts = []
+        for i in range(rows.shape[0]):
+            if rows[i].mean() < 0.5:
+                continue
+            parts.append(self.pick(rows[i]))
+        return torch.cat(parts) if len(parts) > 0 else rows.new_zeros(0)
+
+
 def _walk(n, dup=None):
     steps = torch.rand(n, 3, generator=torch.Generator().manual_seed(8)) * 0.6 + 0.2
     points = torch.cumsum(steps, 0)
@@ -51,5 +86,13 @@ CASES = [
         [_walk(6, dup=2), _walk(12), _walk(3, dup=1)],
         ({0: torch.export.Dim("points", min=2, max=32)}, None),
         constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "a_module_list_loop_with_a_tensor_break_in_a_helper_called_from_a_branch",
+        seeded(CoarsestScale),
+        (torch.stack([torch.linspace(0.0, 4.0, 6), torch.linspace(0.0, 1.2, 6), torch.linspace(0.0, 9.0, 6)]),),
+        [(torch.stack([torch.linspace(0.0, 9.0, 6), -torch.ones(6)]),), (-torch.ones(4, 6),)],
+        ({0: torch.export.Dim("rows", min=2, max=32)},),
+        constructs=("for->scan", "if->cond"),
     ),
 ]
