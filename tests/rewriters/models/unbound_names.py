@@ -90,7 +90,11 @@ CASES = [
     Case(
         "a_module_list_loop_with_a_tensor_break_in_a_helper_called_from_a_branch",
         seeded(CoarsestScale),
-        (torch.stack([torch.linspace(0.0, 4.0, 6), torch.linspace(0.0, 1.2, 6), torch.linspace(0.0, 9.0, 6)]),),
+        (
+            torch.stack(
+                [torch.linspace(0.0, 4.0, 6), torch.linspace(0.0, 1.2, 6), torch.linspace(0.0, 9.0, 6)]
+            ),
+        ),
         [(torch.stack([torch.linspace(0.0, 9.0, 6), -torch.ones(6)]),), (-torch.ones(4, 6),)],
         ({0: torch.export.Dim("rows", min=2, max=32)},),
         constructs=("for->scan", "if->cond"),
