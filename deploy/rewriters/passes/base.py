@@ -220,9 +220,7 @@ def resolve_unbound_reads(func: ast.FunctionDef, outer: set[str]) -> None:
         load = getattr(stmt, "_deploy_safe_load", None)
         if load is None or load[1] in visible or load[1] in outer:
             return stmt
-        temp, identifier = load
-        assign = ast.Assign([name(temp, True)], call(rt("Undefined"), constant(identifier)))
-        return ast.fix_missing_locations(ast.copy_location(assign, stmt))
+        return _undefined(load[0], load[1], stmt)
 
     walk(func, set())
 
@@ -243,15 +241,19 @@ def _unbound_at_top(func: ast.FunctionDef) -> list[ast.stmt]:
     for stmt in func.body:
         load = getattr(stmt, "_deploy_safe_load", None)
         if load is not None and load[1] in local and load[1] not in assigned:
-            assign = ast.Assign([name(load[0], True)], call(rt("Undefined"), constant(load[1])))
-            stmt = ast.fix_missing_locations(ast.copy_location(assign, stmt))
+            stmt = _undefined(load[0], load[1], stmt)
         for identifier in _prebound(stmt, local - assigned):
-            assign = ast.Assign([name(identifier, True)], call(rt("Undefined"), constant(identifier)))
-            body.append(ast.fix_missing_locations(ast.copy_location(assign, stmt)))
+            body.append(_undefined(identifier, identifier, stmt))
             assigned.add(identifier)
         assigned |= assigned_names([stmt])
         body.append(stmt)
     return body
+
+
+def _undefined(target: str, identifier: str, like: ast.stmt) -> ast.stmt:
+    """``target = Undefined(identifier)`` at ``like``'s position."""
+    assign = ast.Assign([name(target, True)], call(rt("Undefined"), constant(identifier)))
+    return ast.fix_missing_locations(ast.copy_location(assign, like))
 
 
 def _prebound(stmt: ast.stmt, unassigned: set[str]) -> list[str]:
@@ -261,13 +263,13 @@ def _prebound(stmt: ast.stmt, unassigned: set[str]) -> list[str]:
     inside a branch, cannot catch the NameError of the guarded read."""
     if not isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.Try)):
         return []
-    found: list[str] = []
+    found: set[str] = set()
     stack = list(ast.iter_child_nodes(stmt))
     while stack:
         node = stack.pop()
         load = getattr(node, "_deploy_safe_load", None)
-        if load is not None and load[1] in unassigned and load[1] not in found:
-            found.append(load[1])
+        if load is not None and load[1] in unassigned:
+            found.add(load[1])
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             stack.extend(ast.iter_child_nodes(node))
     return sorted(found)
