@@ -87,3 +87,54 @@ def test_float64_reference_makes_the_tensors_forward_creates_in_float64_too():
     assert out is not None and out[0].dtype == np.float64
     assert torch.get_default_dtype() == torch.float32  # restored
     np.testing.assert_allclose(out[0], PolyFit()(y).numpy(), rtol=1e-3, atol=1e-4)
+
+
+class LogisticMap(torch.nn.Module):
+    """200 steps of x <- r x (1 - x): chaotic at r = 3.99 (rounding grows to order one), settled at r = 2.5."""
+
+    def forward(self, x, r):
+        for _ in range(200):
+            x = r * x * (1 - x)
+        return x
+
+
+class ExpandedMap(torch.nn.Module):
+    """The same map written r x - r x^2: equal in exact arithmetic, rounded differently."""
+
+    def forward(self, x, r):
+        for _ in range(200):
+            x = r * x - r * x * x
+        return x
+
+
+class _Eager:
+    """An artifact stand-in running a module eagerly (the verifier, not a backend, is under test)."""
+
+    def __init__(self, module):
+        self.module = module
+
+    def run(self, arrays):
+        return [self.module(*map(torch.from_numpy, arrays)).numpy()]
+
+
+def test_an_output_eager_cannot_pin_down_under_one_rounding_is_accepted_and_listed():
+    x = torch.rand(64, generator=torch.Generator().manual_seed(0)) * 0.8 + 0.1
+    chaotic = [Case("chaotic", (x, torch.tensor(3.99)))]
+    reference = eager_reference(LogisticMap())
+    assert not verify(_Eager(ExpandedMap()), lambda inputs: reference(inputs), chaotic).ok
+    checked = verify(_Eager(ExpandedMap()), reference, chaotic)
+    assert checked.ok and len(checked.conditioned) == 1
+    assert "when its inputs move by one rounding" in checked.conditioned[0]
+
+
+def test_a_wrong_artifact_at_a_stable_input_is_still_a_mismatch():
+    x = torch.rand(64, generator=torch.Generator().manual_seed(0)) * 0.8 + 0.1
+    settled = [Case("settled", (x, torch.tensor(2.5)))]
+
+    class Biased(torch.nn.Module):
+        def forward(self, x, r):
+            return LogisticMap()(x, r) + 1e-3
+
+    checked = verify(_Eager(Biased()), eager_reference(LogisticMap()), settled)
+    assert not checked.ok and checked.conditioned == []
+    assert verify(_Eager(ExpandedMap()), eager_reference(LogisticMap()), settled).ok

@@ -23,6 +23,7 @@ from deploy.runtimes.onnx.exact_rules import exact_constant_patterns
 from deploy.runtimes.onnx.hoist import hoist_invariant_transposes
 from deploy.runtimes.onnx.source import copy_node_sources
 from deploy.runtimes.onnx.subgraph_outputs import outputs_made_inside
+from deploy.runtimes.onnx.subgraph_versions import subgraph_nodes_at_model_opset
 from deploy.runtimes.onnx.symbolic import translations
 from deploy.runtimes.onnx.unbacked import unbound_unbacked_sizes_allowed
 
@@ -180,6 +181,7 @@ def build_onnx(
     """
     start = time.perf_counter()
     model = to_onnx_proto(exported_program, custom_translation_table)
+    subgraph_nodes_at_model_opset(model)  # torch.onnx converts the opset of the main graph only
     notes: list[str] = []
     if dump_dir is not None:
         _dump(model, dump_dir / "onnx_exported.txt")

@@ -5,6 +5,11 @@
   gesv, unrolled over the n columns, batched over leading dims (Gauss-Jordan elimination was ten
   times less accurate than torch on an ill-conditioned 3x3 plane fit); ``left=False`` solves ``X A = B`` as ``A^T X^T = B^T``.
 - ``torch.linalg.inv(A)`` (n <= 16): the same solve of ``A X = I``.
+- ``torch.linalg.pinv(A)`` with one static side of at most 8: the singular values and right vectors
+  by one-sided Jacobi (Hestenes) rotations of the columns, a fixed 8 sweeps unrolled (float32
+  converges in fewer), then torch's own cutoff (``atol``/``rtol``, default ``eps * max(m, n)`` of the
+  largest) and ``V diag(1/s^2) (U S)^T``; rank-deficient matrices get torch's answer too.
+- ``torch.fft.rfftfreq(n, d)`` / ``fftfreq(n, d)``: an arange over ``n * d``.
 - ``torch.searchsorted(sorted, values)``: the insertion index is the number of entries below each
   value (``<`` for the left side, ``<=`` for the right), an exact count with no search order.
 - ``torch.cumprod(x, d)``: entry ``i`` is the product of entries ``0..i``, a ReduceProd over a
@@ -17,6 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 MAX_SOLVE = 16
+MAX_PINV = 8
+PINV_SWEEPS = 8
 
 
 def solve(A, B, *, left: bool = True):
@@ -52,6 +59,74 @@ def inv(A):
 
     eye = torch.eye(A.shape[-1], dtype=A.dtype, device=A.device)
     return solve(A, eye.expand(A.shape))
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, rcond=None):
+    import torch
+
+    m, n = A.shape[-2], A.shape[-1]
+    if not (isinstance(n, int) and n <= MAX_PINV) or (isinstance(m, int) and m < n):
+        return pinv(A.mT, atol=atol, rtol=rcond if rtol is None else rtol).mT
+    cols, vecs = _jacobi_columns(A)
+    scaled = torch.stack(cols, -1)  # (..., m, n): U S
+    squares = (scaled * scaled).sum(-2)  # (..., n): the singular values squared
+    sigma = torch.sqrt(squares)
+    zero = torch.zeros((), dtype=A.dtype, device=A.device)
+    rtol = rcond if rtol is None else rtol
+    absolute = zero if atol is None else torch.as_tensor(atol, dtype=A.dtype, device=A.device).unsqueeze(-1)
+    if rtol is not None:
+        relative = torch.as_tensor(rtol, dtype=A.dtype, device=A.device).unsqueeze(-1)
+    else:
+        size = max(m, n) if isinstance(m, int) else torch.sym_max(m, n)
+        default = torch.full((), torch.finfo(A.dtype).eps * size, dtype=A.dtype, device=A.device)
+        relative = default if atol is None else torch.where(absolute > 0, zero, default)
+    cutoff = torch.maximum(absolute, relative * sigma.amax(-1, keepdim=True))
+    weight = torch.where(sigma > cutoff, 1 / torch.where(squares > 0, squares, 1), zero)
+    return (torch.stack(vecs, -1) * weight.unsqueeze(-2)) @ scaled.mT
+
+
+def _jacobi_columns(A):
+    """Columns of ``A V`` (mutually orthogonal: ``U S``) and of ``V``, by PINV_SWEEPS sweeps of
+    Jacobi rotations over every column pair."""
+    import torch
+
+    n = A.shape[-1]
+    cols = list(A.unbind(-1))
+    eye = torch.eye(n, dtype=A.dtype, device=A.device)
+    vecs = [eye[:, k].expand(*A.shape[:-2], n) for k in range(n)]
+    for _ in range(PINV_SWEEPS):
+        for p in range(n - 1):
+            for q in range(p + 1, n):
+                a, b = cols[p], cols[q]
+                gamma = (a * b).sum(-1, keepdim=True)
+                flat = gamma == 0
+                zeta = ((b * b).sum(-1, keepdim=True) - (a * a).sum(-1, keepdim=True)) / (
+                    2 * torch.where(flat, torch.ones_like(gamma), gamma)
+                )
+                sign = torch.where(zeta >= 0, 1.0, -1.0).to(A.dtype)
+                tangent = sign / (zeta.abs() + torch.sqrt(1 + zeta * zeta))
+                t = torch.where(flat, torch.zeros_like(gamma), tangent)
+                c = torch.rsqrt(1 + t * t)
+                s = c * t
+                cols[p], cols[q] = c * a - s * b, s * a + c * b
+                u, v = vecs[p], vecs[q]
+                vecs[p], vecs[q] = c * u - s * v, s * u + c * v
+    return cols, vecs
+
+
+def rfftfreq(n, d: float = 1.0, *, dtype=None, layout=None, device=None, pin_memory=None):
+    import torch
+
+    steps = torch.arange(n // 2 + 1, dtype=dtype or torch.get_default_dtype(), device=device)
+    return steps * (1.0 / (n * d))
+
+
+def fftfreq(n, d: float = 1.0, *, dtype=None, layout=None, device=None, pin_memory=None):
+    import torch
+
+    index = torch.arange(n, device=device)
+    signed = torch.where(index < (n + 1) // 2, index, index - n)
+    return signed.to(dtype or torch.get_default_dtype()) * (1.0 / (n * d))
 
 
 def searchsorted(
@@ -94,16 +169,23 @@ def table_for(program: Any) -> dict:
         aten.linalg_inv.default: inv,
         aten.searchsorted.Tensor: searchsorted,
         aten.cumprod.default: cumprod,
+        aten.linalg_pinv.atol_rtol_tensor: pinv,
+        aten.linalg_pinv.atol_rtol_float: pinv,
+        aten.fft_rfftfreq.default: rfftfreq,
+        aten.fft_fftfreq.default: fftfreq,
+    }
+    sized = {  # the ops decomposed only for matrices of these sizes
+        aten.linalg_solve.default: _small_static,
+        aten.linalg_inv.default: _small_static,
+        aten.linalg_pinv.atol_rtol_tensor: _one_small_static_side,
+        aten.linalg_pinv.atol_rtol_float: _one_small_static_side,
     }
     found = {}
     for module in program.graph_module.modules():
         for node in getattr(module, "graph", None).nodes if hasattr(module, "graph") else ():
             if node.op != "call_function" or node.target not in wanted:
                 continue
-            small = node.target not in (aten.linalg_solve.default, aten.linalg_inv.default) or _small_static(
-                node
-            )
-            if not small:
+            if node.target in sized and not sized[node.target](node):
                 continue
             found[node.target] = wanted[node.target]
     return found
@@ -113,3 +195,9 @@ def _small_static(node) -> bool:
     value = node.args[0].meta.get("val")
     size = value.shape[-1] if value is not None else None
     return isinstance(size, int) and size <= MAX_SOLVE
+
+
+def _one_small_static_side(node) -> bool:
+    value = node.args[0].meta.get("val")
+    sides = value.shape[-2:] if value is not None else ()
+    return any(isinstance(size, int) and size <= MAX_PINV for size in sides)

@@ -1,5 +1,5 @@
-"""torch.linalg.solve, torch.linalg.inv and torch.searchsorted, which torch.onnx cannot translate, reach ONNX by their
-definitions (deploy.runtimes.onnx.linalg) and match eager."""
+"""torch.linalg.solve, inv and pinv, torch.searchsorted, cumprod and fft.rfftfreq/fftfreq, which torch.onnx cannot
+translate, reach ONNX by their definitions (deploy.runtimes.onnx.linalg) and match eager."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import torch
 from torch.export import Dim
 
 from deploy.runtimes.onnx.emit import build_onnx
-from deploy.runtimes.onnx.linalg import inv, searchsorted, solve
+from deploy.runtimes.onnx.linalg import fftfreq, inv, pinv, rfftfreq, searchsorted, solve
 
 
 def _session(program) -> ort.InferenceSession:
@@ -130,3 +130,56 @@ def test_program_with_inv_translates_and_matches():
     session = _session(torch.export.export(KalmanGain(), example))
     got = session.run(None, {i.name: x.numpy() for i, x in zip(session.get_inputs(), example)})
     np.testing.assert_allclose(got[0], KalmanGain()(*example).numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(8, 6), (40, 3), (3, 5), (4, 7, 2), (6, 6), (2, 12)])
+@pytest.mark.parametrize("kind", ["random", "rank_deficient", "graded"])
+def test_pinv_is_as_accurate_as_torch(shape, kind):
+    g = torch.Generator().manual_seed(6)
+    a = torch.randn(shape, generator=g)
+    if kind == "rank_deficient":  # torch's cutoff drops the zero singular value: so must we
+        a[..., -1] = 2 * a[..., 0]
+    if kind == "graded":
+        a = a * torch.logspace(0, -3, shape[-1])
+    exact = torch.linalg.pinv(a.double())
+    ours = (pinv(a).double() - exact).abs().max()
+    theirs = (torch.linalg.pinv(a).double() - exact).abs().max()
+    assert ours <= 3 * theirs + 1e-6 * exact.abs().max(), (float(ours), float(theirs))
+
+
+@pytest.mark.parametrize(
+    "tolerance", [{"rtol": 0.3}, {"atol": 1.0}, {"atol": torch.tensor(0.5)}, {"atol": 0.0}]
+)
+def test_pinv_applies_torchs_cutoffs(tolerance):
+    a = torch.randn(10, 4, generator=torch.Generator().manual_seed(7))
+    torch.testing.assert_close(pinv(a, **tolerance), torch.linalg.pinv(a, **tolerance), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 255, 256])
+@pytest.mark.parametrize("d", [1.0, 1 / 128])
+def test_fft_frequencies_equal_torchs(n, d):
+    assert torch.equal(rfftfreq(n, d), torch.fft.rfftfreq(n, d))
+    assert torch.equal(fftfreq(n, d), torch.fft.fftfreq(n, d))
+
+
+class VisualServoStep(torch.nn.Module):
+    """One image-based visual servoing step: the velocity from the interaction matrix's pseudo-inverse
+    (2P x 3, P points a dynamic size), and the spectrum's frequency axis."""
+
+    def forward(self, interaction, error, signal):
+        velocity = -0.5 * torch.linalg.pinv(interaction) @ error
+        power = torch.fft.rfft(signal).abs() ** 2
+        return velocity, (power * torch.fft.rfftfreq(signal.shape[0], 1.0 / 128)).sum() / power.sum()
+
+
+def test_program_with_pinv_and_rfftfreq_translates_and_matches():
+    g = torch.Generator().manual_seed(8)
+    example = (torch.randn(12, 3, generator=g), torch.randn(12, generator=g), torch.randn(64, generator=g))
+    dynamic = ({0: Dim("rows", min=4, max=64)}, {0: Dim("rows", min=4, max=64)}, None)
+    session = _session(torch.export.export(VisualServoStep(), example, dynamic_shapes=dynamic))
+    for rows in (12, 4, 50):
+        inputs = (torch.randn(rows, 3, generator=g), torch.randn(rows, generator=g), example[2])
+        expected = VisualServoStep()(*inputs)
+        got = session.run(None, {i.name: x.numpy() for i, x in zip(session.get_inputs(), inputs)})
+        np.testing.assert_allclose(got[0], expected[0].numpy(), rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(got[1], expected[1].numpy(), rtol=1e-5)

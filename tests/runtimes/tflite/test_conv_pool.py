@@ -253,3 +253,28 @@ def test_whole_scale_resize_over_run_time_sizes(tmp_path, mode):
         x = torch.randn(1, 3, size, size)
         (actual,) = session.run([x.numpy()])
         np.testing.assert_allclose(actual, Up()(x).numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_a_dynamic_vector_times_a_laid_out_pool_output(tmp_path):
+    """A 1-D pool's (1, C, T/2) output times its first row (T/2,), T a run-time size: the row cannot
+    get its leading ones statically, so the product runs in native layout."""
+    import torch
+    import torch.nn.functional as F
+
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+    from tests.runtimes.tflite.export_helpers import to_onnx
+
+    class Weighted(torch.nn.Module):
+        def forward(self, x):
+            pooled = F.avg_pool1d(x, 2)
+            return pooled * pooled[0, 0]
+
+    example = (torch.randn(1, 3, 16),)
+    half = torch.export.Dim("half", min=2, max=32)
+    model = to_onnx(Weighted(), example, dynamic_shapes=({2: 2 * half},))
+    session = load(emit_tflite(model, tmp_path / "weighted.tflite")["path"])
+    for length in (4, 16, 34):
+        x = torch.randn(1, 3, length)
+        (actual,) = session.run([x.numpy()])
+        np.testing.assert_allclose(actual, Weighted()(x).numpy(), rtol=1e-5, atol=1e-5)

@@ -68,8 +68,11 @@ def pick_layout(values: Sequence[Value], rank: int | None) -> tuple[int, ...] | 
 def aligned(
     ctx: LoweringContext, values: Sequence[Value], rank: int | None
 ) -> tuple[list[int], tuple | None]:
-    """Tensors for an elementwise op over ``values``, all in one layout, and that layout."""
+    """Tensors for an elementwise op over ``values``, all in one layout, and that layout. A dynamic
+    lower-rank operand cannot be given leading ones statically: then the op runs in native layout."""
     perm = pick_layout(values, rank)
+    if perm is not None and any(v.rank < rank and v.const is None and not v.static for v in values):
+        perm = None
     tensors = []
     for v in values:
         if perm is None:
@@ -78,10 +81,8 @@ def aligned(
         if v.rank < rank:
             if v.const is not None:
                 v = ctx.const(v.const.reshape((1,) * (rank - v.rank) + v.const.shape))
-            elif v.static:
-                v = ctx.reshape(v, (1,) * (rank - v.rank) + tuple(v.shape))
             else:
-                raise Unsupported("broadcast of a dynamic lower-rank tensor against a laid-out tensor")
+                v = ctx.reshape(v, (1,) * (rank - v.rank) + tuple(v.shape))
         if v.const is not None and v.const.size == 1:
             tensors.append(ctx.tensor(v))
         else:
