@@ -13,6 +13,10 @@ lists after the loop's rows (``torch.cat`` takes them as they are; ``torch.stack
 as eagerly). The number of full chunks is an unbacked size: a backed expression such as
 ``(n - 1) // 16`` would let torch.export assume facts about it (a loop of at least two rows) that
 do not hold over the dynamic range.
+
+The same loop written over a block count, ``for b in range((n + 15) // 16): x[b * 16 : (b + 1) *
+16]`` (a ceiling division, so at least one block), is run the same way: its last block runs at the
+top level (``is_block_loop``), the full blocks before it in a while_loop of ``blocks - 1`` rows.
 """
 
 from __future__ import annotations
@@ -37,6 +41,16 @@ def is_chunked(start: object, stop: object, step: object) -> bool:
     if trace_state.TRACE_STATE.in_loop_body:
         return False
     return isinstance(start, int) and isinstance(step, int) and step > 1 and is_sym_int(stop)
+
+
+def is_block_loop(site, start: object, stop: object, step: object) -> bool:
+    """``for b in range(blocks)`` over a ceiling division of a dynamic size, ``(n + k - 1) // k``,
+    whose body slices from the counter (``x[b * k : (b + 1) * k]``; passes/block_counts.py marks
+    the site), outside loop bodies: the last window may come out shorter eagerly, so the last block
+    runs apart (see module docstring)."""
+    if trace_state.TRACE_STATE.in_loop_body or not site.ceiling_blocks:
+        return False
+    return isinstance(start, int) and start == 0 and step == 1 and is_sym_int(stop)
 
 
 def chunked_for(start: int, stop, step: int, body_fn, carried: tuple, accumulators: tuple, run) -> tuple:

@@ -22,6 +22,7 @@ from deploy.rewriters.appending_loops import counted, data_bound, prepended, unb
 from deploy.rewriters.buffered_while import buffered_while
 from deploy.rewriters.chunked_loop import (
     chunked_for,
+    is_block_loop,
     is_chunked,
     is_derived_size,
 )
@@ -322,6 +323,9 @@ def _graph_for(
     carried = carry(args, names, site)
     if accumulators and break_index < 0 and pending is None and is_chunked(start, stop, step):
         # `for s in range(0, n, k): outs.append(f(x[..., s : s + k]))`: the last chunk is shorter
+        return counted(start, stop, step, body_fn, carried, accumulators, names, site, chunked_for)
+    if accumulators and break_index < 0 and pending is None and is_block_loop(site, start, stop, step):
+        # `for b in range((n + k - 1) // k): outs.append(f(x[b * k : (b + 1) * k]))`: likewise
         return counted(start, stop, step, body_fn, carried, accumulators, names, site, chunked_for)
 
     def buffered(stop):

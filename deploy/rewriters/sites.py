@@ -53,6 +53,8 @@ class Site:
     # lists a loop carries as rows (row_lists.py): name -> (appends in the body, or None when a
     # nested loop appends; whether every iteration makes exactly that many)
     row_appends: dict[str, tuple[int | None, bool]] = field(default_factory=dict)
+    # a `for` over a ceiling division of a size whose body slices from its counter (chunked_loop.py)
+    ceiling_blocks: bool = False
 
     def error(self, message: str) -> NotDeployableError:
         if torch.compiler.is_dynamo_compiling():

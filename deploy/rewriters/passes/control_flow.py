@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.passes.base import Context, Pass, map_blocks
+from deploy.rewriters.passes.block_counts import mark_block_loops
 from deploy.rewriters.passes.breaks import is_range_loop
 from deploy.rewriters.passes.conditionals import IfToCond
 from deploy.rewriters.passes.loops import ForRangeToLoop, WhileToLoop
@@ -26,6 +27,7 @@ class ControlFlowToGraphOps(Pass):
         self.ifs, self.whiles, self.fors = IfToCond(), WhileToLoop(), ForRangeToLoop()
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        mark_block_loops(func)  # before the walk moves loops into branch functions
         map_blocks(func, lambda stmt: self._rewrite(stmt, ctx))
 
     def _rewrite(self, stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:

@@ -38,6 +38,7 @@ from deploy.rewriters.passes.base import (
     safe_loads,
     state_names,
 )
+from deploy.rewriters.passes.block_counts import mark_block_loops
 from deploy.rewriters.passes.breaks import is_range_loop
 from deploy.rewriters.passes.conditionals import unsupported_reason
 from deploy.rewriters.passes.guarded_appends import added_to, appended_value, is_prepend
@@ -220,6 +221,7 @@ class ForRangeToLoop(Pass):
     name = "for-range-to-loop"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        mark_block_loops(func)
         map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if is_range_loop(stmt) else None)
 
     def rewrite(self, loop: ast.For, ctx: Context) -> list[ast.stmt]:
@@ -230,6 +232,7 @@ class ForRangeToLoop(Pass):
         rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
         site = ctx.new_site("for", loop, header, unsupported_reason(rest))
         sites.get_site(site).row_appends = getattr(loop, "_deploy_row_appends", {})
+        sites.get_site(site).ceiling_blocks = getattr(loop, "_deploy_ceiling_blocks", False)
         counter = loop.target.id
         if _keep_python(loop) or counter in getattr(loop, "_live_after", set()):
             return _guard_python(loop, site)

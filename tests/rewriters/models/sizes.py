@@ -44,6 +44,33 @@ class ChunkStatsOfLongInputs(nn.Module):
         return self.centred(x) * x[:, 0]
 
 
+class BlocksOfLongInputs(nn.Module):
+    """Long signals levelled block by block over a block count (``(n + 15) // 16``), each block
+    ``x[b * 16 : (b + 1) * 16]`` centred on its own mean: the last is shorter unless 16 divides the
+    length, and one read at the full length would give other values and more of them."""
+
+    def forward(self, x):
+        if x.shape[0] > 16:
+            out = []
+            blocks = (x.shape[0] + 15) // 16
+            for b in range(blocks):
+                block = x[b * 16 : (b + 1) * 16]
+                out.append(block - block.mean())
+            return torch.cat(out)
+        return x - x.mean()
+
+
+class CeilingBlocks(nn.Module):
+    """Blocks of 8 counted by ``(n + 7) // 8`` in the loop header, each scaled by its peak."""
+
+    def forward(self, x):
+        out = []
+        for b in range((x.shape[1] + 7) // 8):
+            block = x[:, b * 8 : (b + 1) * 8]
+            out.append(block / (block.abs().amax(dim=1, keepdim=True) + 1.0))
+        return torch.cat(out, dim=1)
+
+
 class CatchUp(nn.Module):
     """A while loop whose body reads floats of a dynamic size (`left = 42.0 - k`, `k / 42.0`)."""
 
@@ -285,6 +312,22 @@ CASES = [
         (torch.randn(20, 3),),
         [(torch.randn(n, 3),) for n in (2, 7, 16, 17, 21, 24, 25, 64)],
         ({0: LENGTH},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "blocks_counted_by_a_ceiling_division_the_last_shorter_under_a_size_branch",
+        seeded(BlocksOfLongInputs),
+        (torch.randn(40),),
+        [(torch.randn(n),) for n in (2, 16, 17, 32, 33, 47, 96)],
+        ({0: LENGTH},),
+        constructs=("if->cond", "for->while_loop"),
+    ),
+    Case(
+        "blocks_counted_in_the_loop_header_the_last_shorter",
+        seeded(CeilingBlocks),
+        (torch.randn(2, 20),),
+        [(torch.randn(2, n),) for n in (2, 8, 9, 16, 17, 95)],
+        ({1: LENGTH},),
         constructs=("for->while_loop",),
     ),
     Case(
