@@ -138,7 +138,7 @@ class ListState:
             self.names,
             site_id,
             lists,
-            capacity,
+            None if capacity is None else lambda *flat: capacity(*self.nested(flat)),
         )
         return (self.nested(result[0]), result[1]) if capacity is not None else self.nested(result)
 

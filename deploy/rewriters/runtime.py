@@ -41,6 +41,7 @@ from deploy.rewriters.operators import (
 from deploy.rewriters.optional_returns import present
 from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_reset
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of
+from deploy.rewriters.size_factories import fftfreq, hann_window, rfftfreq
 from deploy.rewriters.slot_lists import compact_slots
 from deploy.rewriters.subscripts import getitem, nonzero_read, setitem, span, store, truncate
 from deploy.rewriters.values import Undefined, append_if, cat, compact, list_truth, stack, take_last
@@ -66,6 +67,9 @@ __all__ = [
     "full_like",
     "for_range",
     "full_length",
+    "fftfreq",
+    "hann_window",
+    "rfftfreq",
     "getitem",
     "mapping_get",
     "nonzero_read",

@@ -13,7 +13,8 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
 - ``torch.tensor(number)`` -> ``torch.full`` while exporting (no ``detach_`` in graph-op bodies);
   ``torch.full(size, v)`` / ``torch.full_like(x, v)`` of a computed ``v`` -> runtime versions that
   expand a tensor ``v`` (torch reads it with ``.item()``); ``torch.linspace(a, b, n)`` over a symbolic ``n`` -> an arange (torch's needs a specialised int);
-  ``x.unfold(d, n, k)`` over a symbolic ``n`` -> a gather of the windows (the same reason).
+  ``x.unfold(d, n, k)`` over a symbolic ``n`` -> a gather of the windows (the same reason);
+  ``torch.hann_window(n)``, ``torch.fft.rfftfreq(n, d)`` / ``fftfreq`` -> runtime versions (the same).
 - ``math.log(n)`` (``sqrt``, ``exp``, ...) of a dynamic size or tensor -> a 0-d tensor (Python's
   would specialise the size).
 - ``w.T`` / ``w.mT`` -> runtime calls (a permute traced in the body, not a lifted aliasing input).
@@ -42,6 +43,20 @@ def _is_torch_attr(func: ast.expr, attr: str) -> bool:
         and isinstance(func.value, ast.Name)
         and func.value.id == "torch"
         and func.attr == attr
+    )
+
+
+def _size_factory(func: ast.expr) -> bool:
+    """``torch.hann_window`` / ``torch.fft.rfftfreq`` / ``torch.fft.fftfreq`` (size_factories.py)."""
+    if _is_torch_attr(func, "hann_window"):
+        return True
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in ("rfftfreq", "fftfreq")
+        and isinstance(func.value, ast.Attribute)
+        and func.value.attr == "fft"
+        and isinstance(func.value.value, ast.Name)
+        and func.value.value.id == "torch"
     )
 
 
@@ -158,6 +173,9 @@ class _CallRewriter(ast.NodeTransformer):
         if _is_torch_attr(func, "linspace") and len(node.args) == 3:
             self.ctx.rewrote = True  # `torch.linspace(-1, 1, x.shape[1])` in a helper without control flow
             return ast.copy_location(ast.Call(rt("linspace"), node.args, node.keywords), node)
+        if _size_factory(func) and node.args:
+            self.ctx.rewrote = True  # `torch.hann_window(x.shape[-1])`: torch fixes the window's length
+            return ast.copy_location(ast.Call(rt(func.attr), node.args, node.keywords), node)
         if _is_torch_attr(func, "roll") and node.args:
             self.ctx.rewrote = True  # `torch.roll(fb[c], -shift)` by a value of the loop's counter
             return ast.copy_location(ast.Call(rt("roll"), node.args, node.keywords), node)

@@ -2,7 +2,8 @@
 loop appending to the same list, then appends once more under a tensor test; a loop over a literal
 tuple whose appends a tensor `continue` may skip; a loop that overwrites the last entry it
 appended; a list a branch creates, grown from a data-dependent start; a seed value dropped
-with `preds[1:]` before `torch.cat`."""
+with `preds[1:]` before `torch.cat`; a list of tensors a bounded tensor `while` updates entry by entry
+while it appends to another."""
 
 import torch
 from torch import nn
@@ -146,6 +147,24 @@ def _bands(*rows):
     return (torch.tensor(rows, dtype=torch.float32),)
 
 
+class DrainLevels(nn.Module):
+    """An order book's two price levels (a list of tensors) updated entry by entry in a `while` on
+    a tensor test bounded by a step counter, each step's fill appended to another list."""
+
+    def forward(self, book):
+        levels = [book[0], book[1]]
+        fills = []
+        step = 0
+        while levels[0].sum() > 1.0 and step < 6:
+            levels[0] = levels[0] * 0.5
+            levels[1] = levels[1] + 1.0
+            fills.append(levels[0].sum())
+            step += 1
+        if len(fills) == 0:
+            return torch.zeros(1), levels[0] + levels[1]
+        return torch.stack(fills), levels[0] + levels[1]
+
+
 CASES = [
     Case(
         "gaps_appended_across_python_and_graph_loops",
@@ -205,5 +224,13 @@ CASES = [
         (torch.randn(2, 8), torch.tensor(3)),
         [(torch.randn(2, 5), torch.tensor(0)), (torch.randn(2, 12), torch.tensor(1))],
         ({1: torch.export.Dim("history", min=5, max=64)}, None),
+    ),
+    Case(
+        "a_list_of_tensors_updated_by_entry_in_a_bounded_while_that_appends",
+        seeded(DrainLevels),
+        (torch.rand(2, 4) * 3,),
+        [(torch.rand(2, 4) * 0.1,), (torch.rand(2, 4) * 100,)],
+        None,
+        constructs=("while->while_loop",),
     ),
 ]

@@ -71,6 +71,20 @@ class CeilingBlocks(nn.Module):
         return torch.cat(out, dim=1)
 
 
+class SpectralCentroid(nn.Module):
+    """The power spectrum of a signal of any length through a Hann window of that length, its
+    centroid on the rfftfreq axis, and a tensor `if` on it (a brightness gate)."""
+
+    def forward(self, x):
+        window = torch.hann_window(x.shape[-1])
+        power = torch.fft.rfft(x * window, dim=-1).abs() ** 2
+        freqs = torch.fft.rfftfreq(x.shape[-1], 1.0 / 128)
+        centroid = (power * freqs).sum(-1) / (power.sum(-1) + 1e-6)
+        if centroid.mean() > 20.0:
+            return centroid, power[..., 0]
+        return centroid, torch.zeros_like(centroid)
+
+
 class CatchUp(nn.Module):
     """A while loop whose body reads floats of a dynamic size (`left = 42.0 - k`, `k / 42.0`)."""
 
@@ -329,6 +343,14 @@ CASES = [
         [(torch.randn(2, n),) for n in (2, 8, 9, 16, 17, 95)],
         ({1: LENGTH},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "a_hann_window_and_rfftfreq_of_a_dynamic_length",
+        seeded(SpectralCentroid),
+        (torch.randn(2, 64),),
+        [(torch.randn(2, n),) for n in (2, 9, 64, 95)] + [(torch.cumsum(torch.randn(2, 80), -1),)],
+        ({1: LENGTH},),
+        constructs=("if->cond",),
     ),
     Case(
         "tiles_counted_by_floordiv",
