@@ -14,6 +14,7 @@ from ai_edge_litert import schema_py_generated as schema
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
 from deploy.runtimes.tflite.ops._common import attr, norm_axis, out_shape
+from deploy.runtimes.tflite.ops.spectral_dynamic import dynamic_dft_applies, lower_dynamic_dft
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value, ints
 
@@ -47,11 +48,8 @@ def transform_matrix(node: ir.Node, n: int, components: int, length: int | None,
 def lower_dft(ctx: LoweringContext, node: ir.Node) -> Value:
     """DFT(input, dft_length, axis) for static shapes and a constant axis/length."""
     x = ctx.input(node, 0)
-    if not x.static or x.dtype != np.float32:
-        raise Unsupported("DFT of a dynamic or non-float32 signal")
     opset = ctx.options.get("opset", 20)
     length_v = ctx.input(node, 1) if len(node.inputs) > 1 else None
-    length = None if length_v is None else ints(length_v, "dft_length")[0]
     if opset >= 20:
         axis_v = ctx.input(node, 2) if len(node.inputs) > 2 else None
         axis = -2 if axis_v is None else ints(axis_v, "axis")[0]
@@ -61,6 +59,11 @@ def lower_dft(ctx: LoweringContext, node: ir.Node) -> Value:
     axis = norm_axis(axis, rank)
     if axis == rank - 1:
         raise Unsupported("DFT along the component axis")
+    if dynamic_dft_applies(node, x, length_v):  # a signal of a run-time length (spectral_dynamic.py)
+        return lower_dynamic_dft(ctx, x, axis, bool(attr(node, "onesided", 0)), length_v)
+    if not x.static or x.dtype != np.float32:
+        raise Unsupported("DFT of a dynamic or non-float32 signal")
+    length = None if length_v is None else ints(length_v, "dft_length")[0]
     n, components = x.shape[axis], x.shape[-1]
     matrix = transform_matrix(node, n, components, length, min(opset, 20) if opset >= 20 else max(opset, 17))
     if matrix.size > MAX_WEIGHTS:

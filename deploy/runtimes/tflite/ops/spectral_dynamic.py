@@ -1,0 +1,110 @@
+"""DFT of a real signal whose length is a run-time size: the transform matrices built at run time.
+
+A spectrum of the input's own length (``torch.fft.rfft(x * window)`` with the samples a dynamic
+dim) has no constant transform matrix. Its entries are ``cos`` and ``sin`` of ``2 pi (k t mod n) /
+n`` for output bin ``k`` and sample ``t``: ``k t mod n`` is computed exactly in int32 (before the
+float angle, so that long signals keep their phase), the matrices come from COS and SIN, and the
+real and imaginary parts are two BATCH_MATMULs of the signal rows with them, packed as ONNX's
+trailing (real, imaginary) pair. Forward transforms of a real signal (one component) along a dim
+whose only run-time size is the transformed one, to the signal's length or a run-time
+``dft_length`` (samples past it dropped); ``onesided`` keeps bins ``0 .. n // 2``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import onnx_ir as ir
+from ai_edge_litert import schema_py_generated as schema
+
+from deploy.runtimes.tflite.builder import OPS
+from deploy.runtimes.tflite.context import LoweringContext
+from deploy.runtimes.tflite.ops._common import elementwise_values, unary_values
+from deploy.runtimes.tflite.ops.matmul import batch_matmul
+from deploy.runtimes.tflite.values import Unsupported, Value
+
+MAX_SAMPLES = 1 << 15  # k t stays exact in int32 up to this length
+
+
+def lower_dynamic_dft(
+    ctx: LoweringContext, x: Value, axis: int, onesided: bool, length: Value | None
+) -> Value:
+    """DFT along ``axis`` of a real ``x`` ([..., m, 1] in ONNX order, m a run-time size) of length
+    ``length`` (a run-time value; m when None): samples beyond it are dropped, missing ones zero."""
+    rank = x.rank
+    if x.shape[-1] != 1:
+        raise Unsupported("DFT of a complex signal of a run-time length")
+    rest = [i for i in range(rank - 1) if i != axis]
+    if any(x.shape[i] is None for i in rest):
+        raise Unsupported("DFT with run-time sizes besides the transformed one")
+    lead = tuple(x.shape[i] for i in rest)
+    rows = int(np.prod(lead)) if lead else 1
+    moved = ctx.tensor(x, (*rest, axis, rank - 1))
+    signal = ctx.reshape_tensor(moved, (rows, None), np.float32)
+    signal = Value(ctx.sg.tensors[signal].name, (rows, None), np.dtype(np.float32), tensor=signal)
+    samples = _length(ctx, x, axis)
+    n = samples if length is None else ctx.cast(ctx.reshape(length, ()), np.int32)
+    bins = _int_binary(ctx, OPS.ADD, _int_binary(ctx, OPS.FLOOR_DIV, n, 2), 1) if onesided else n
+    k, t = _range(ctx, bins), _range(ctx, samples)
+    phase = _int_binary(ctx, OPS.MUL, ctx.reshape(k, (None, 1)), ctx.reshape(t, (1, None)))
+    phase = _int_binary(ctx, OPS.FLOOR_MOD, phase, n)  # (bins, samples): k t mod n, exact
+    two_pi = ctx.const(np.array(2 * math.pi, np.float32))
+    step = elementwise_values(ctx, OPS.DIV, two_pi, ctx.cast(n, np.float32))
+    angle = elementwise_values(ctx, OPS.MUL, ctx.cast(phase, np.float32), step)
+    kept = ctx.cast(elementwise_values(ctx, OPS.LESS, t, n, dtype=np.bool_), np.float32)  # t < n
+    cosine = elementwise_values(ctx, OPS.MUL, unary_values(ctx, OPS.COS, angle), kept)
+    sine = elementwise_values(ctx, OPS.MUL, unary_values(ctx, OPS.SIN, angle), kept)
+    real = batch_matmul(ctx, signal, cosine, (rows, None), adj_y=True)
+    sine = batch_matmul(ctx, signal, sine, (rows, None), adj_y=True)
+    imaginary = unary_values(ctx, OPS.NEG, sine)
+    options = schema.PackOptionsT()
+    options.axis, options.valuesCount = 2, 2
+    packed = ctx.emit(
+        OPS.PACK, [ctx.native(real), ctx.native(imaginary)], (rows, None, 2), np.float32, options=options
+    )
+    out_shape = list(x.shape)
+    out_shape[axis], out_shape[-1] = None, 2
+    if not rest:
+        return ctx.reshape(packed, tuple(out_shape))
+    ordered = ctx.reshape(packed, (*lead, None, 2))
+    perm = (*rest, axis, rank - 1)
+    inverse = tuple(int(i) for i in np.argsort(perm))
+    return _transposed(ctx, ordered, inverse, tuple(out_shape))
+
+
+def _length(ctx: LoweringContext, x: Value, axis: int) -> Value:
+    shape = ctx.shape_of(x, "int32")
+    options = schema.GatherOptionsT()
+    return ctx.emit(
+        OPS.GATHER, [ctx.native(shape), ctx.int32_tensor(np.array(axis))], (), np.int32, options=options
+    )
+
+
+def _range(ctx: LoweringContext, count: Value) -> Value:
+    zero, one = ctx.const(np.array(0, np.int32)), ctx.const(np.array(1, np.int32))
+    return ctx.emit(OPS.RANGE, [ctx.native(zero), ctx.native(count), ctx.native(one)], (None,), np.int32)
+
+
+def _int_binary(ctx: LoweringContext, code: int, a: Value, b) -> Value:
+    b = b if isinstance(b, Value) else ctx.const(np.array(b, np.int32))
+    return elementwise_values(ctx, code, a, b, dtype=np.int32)
+
+
+def _transposed(ctx: LoweringContext, value: Value, perm: tuple, shape: tuple) -> Value:
+    options = schema.TransposeOptionsT()
+    return ctx.emit(
+        OPS.TRANSPOSE,
+        [ctx.native(value), ctx.int32_tensor(np.array(perm))],
+        shape,
+        np.float32,
+        options=options,
+    )
+
+
+def dynamic_dft_applies(node: ir.Node, x: Value, length: Value | None) -> bool:
+    """A forward DFT of a real signal of a run-time length, or to a run-time dft_length."""
+    from deploy.runtimes.tflite.ops._common import attr
+
+    run_time = not x.static or (length is not None and length.const is None)
+    return run_time and x.dtype == np.float32 and x.shape is not None and not attr(node, "inverse", 0)

@@ -1,0 +1,56 @@
+"""DFT of a real signal whose length is a run-time size (deploy.runtimes.tflite.ops.spectral_dynamic):
+the transform matrices are built at run time and the spectrum matches torch for every length."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from deploy.runtimes.tflite.emit import emit_tflite
+from deploy.runtimes.tflite.session import load
+from tests.runtimes.tflite.export_helpers import to_onnx
+
+
+class PowerSpectrum(torch.nn.Module):
+    """A Hann-free power spectrum of each channel (rfft along the samples)."""
+
+    def forward(self, x):
+        return torch.fft.rfft(x, dim=-1).abs() ** 2
+
+
+class FullSpectrum(torch.nn.Module):
+    """Both halves of a real signal's spectrum, as (real, imaginary) pairs."""
+
+    def forward(self, x):
+        return torch.view_as_real(torch.fft.fft(x, dim=0))
+
+
+@pytest.mark.parametrize(
+    "module, shape, dim", [(PowerSpectrum(), (2, 3, 64), 2), (FullSpectrum(), (40, 2), 0)]
+)
+def test_a_spectrum_of_a_run_time_length_matches_torch(tmp_path, module, shape, dim):
+    samples = torch.export.Dim("samples", min=4, max=2048)
+    model = to_onnx(module, (torch.randn(shape),), dynamic_shapes=({dim: samples},))
+    result = emit_tflite(model, tmp_path / "spectrum.tflite")
+    assert {"COS", "SIN", "BATCH_MATMUL"} <= set(result["ops"])  # matrices built at run time
+    session = load(result["path"])
+    g = torch.Generator().manual_seed(0)
+    for length in (4, 37, 64, 1001):
+        size = list(shape)
+        size[dim] = length
+        x = torch.randn(size, generator=g)
+        (actual,) = session.run([x.numpy()])
+        expected = module(x).numpy()
+        np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
+
+
+def test_a_spectrum_of_a_static_length_keeps_its_constant_matrix(tmp_path):
+    model = to_onnx(PowerSpectrum(), (torch.randn(2, 3, 48),))
+    result = emit_tflite(model, tmp_path / "static.tflite")
+    session = load(result["path"])
+    x = torch.randn(2, 3, 48, generator=torch.Generator().manual_seed(1))
+    (actual,) = session.run([x.numpy()])
+    expected = PowerSpectrum()(x).numpy()
+    np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
+    assert "FULLY_CONNECTED" in result["ops"] and "COS" not in result["ops"]  # the constant matrix
