@@ -106,11 +106,19 @@ class StackedList:
         """Every value in order (the prefix, the loop's rows, values added after), stacked."""
         if not self.prefix and not self.suffix:
             return self.stacked
-        parts = [torch.stack(self.prefix, 0)] if self.prefix else []
+        parts = [self._rows(self.prefix)] if self.prefix else []
         parts.append(self.stacked)
         if self.suffix:
-            parts.append(torch.stack(self.suffix, 0))
+            parts.append(self._rows(self.suffix))
         return torch.cat(parts, 0)
+
+    def _rows(self, values: list) -> torch.Tensor:
+        """Values before or after the loop's stacked as rows like its own: Python numbers (``sites =
+        [0]`` before a loop appends ``i + 1``) as 0-d tensors of the rows' dtype."""
+        rows = [
+            v if isinstance(v, torch.Tensor) else as_tensor_value(v).to(self.stacked.dtype) for v in values
+        ]
+        return torch.stack(rows, 0)
 
     def __add__(self, other):
         """``outs + [x]``: values after the loop's; ``xs + ys`` of two loops' lists: their rows."""

@@ -3,7 +3,8 @@ loop appending to the same list, then appends once more under a tensor test; a l
 tuple whose appends a tensor `continue` may skip; a loop that overwrites the last entry it
 appended; a list a branch creates, grown from a data-dependent start; a seed value dropped
 with `preds[1:]` before `torch.cat`; a list of tensors a bounded tensor `while` updates entry by entry
-while it appends to another."""
+while it appends to another; a list that starts with a Python number and grows by a loop's
+tensors, then read by position."""
 
 import torch
 from torch import nn
@@ -165,6 +166,17 @@ class DrainLevels(nn.Module):
         return torch.stack(fills), levels[0] + levels[1]
 
 
+class PeakColumns(nn.Module):
+    """``peaks = [0]`` then each row's argmax appended by a loop over the rows, read back by position
+    (``peaks[0]`` the Python 0, ``peaks[1]`` and ``peaks[-1]`` the loop's)."""
+
+    def forward(self, x):
+        peaks = [0]
+        for i in range(x.shape[0]):
+            peaks.append(x[i].argmax())
+        return x[1, peaks[1]] + x[0, peaks[0]] + peaks[-1]
+
+
 CASES = [
     Case(
         "gaps_appended_across_python_and_graph_loops",
@@ -232,5 +244,13 @@ CASES = [
         [(torch.rand(2, 4) * 0.1,), (torch.rand(2, 4) * 100,)],
         None,
         constructs=("while->while_loop",),
+    ),
+    Case(
+        "a_list_starting_with_a_number_grown_by_a_loop_then_read_by_position",
+        seeded(PeakColumns),
+        (torch.randn(6, 4),),
+        [(torch.randn(2, 4),), (torch.randn(20, 4),)],
+        ({0: torch.export.Dim("rows", min=2, max=32)},),
+        constructs=("for->scan",),
     ),
 ]
