@@ -57,10 +57,11 @@ def _slice_starts(body: list[ast.stmt]):
 
 
 def _ceiling_division(node: ast.expr) -> bool:
-    """``(n + k - 1) // k``: a floor division of a sum or difference."""
+    """``(n + k - 1) // k``: a floor division of a sum (``(n - 1) // k`` counts whole blocks only,
+    possibly none)."""
     return (
         isinstance(node, ast.BinOp)
         and isinstance(node.op, ast.FloorDiv)
         and isinstance(node.left, ast.BinOp)
-        and isinstance(node.left.op, (ast.Add, ast.Sub))
+        and any(isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Add) for sub in ast.walk(node.left))
     )
