@@ -54,3 +54,24 @@ def test_a_spectrum_of_a_static_length_keeps_its_constant_matrix(tmp_path):
     expected = PowerSpectrum()(x).numpy()
     np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
     assert "FULLY_CONNECTED" in result["ops"] and "COS" not in result["ops"]  # the constant matrix
+
+
+class WelchSegments(torch.nn.Module):
+    """Periodograms of a run-time number of fixed-length segments, averaged (Welch's method)."""
+
+    def forward(self, segments):
+        return (torch.fft.rfft(segments, dim=-1).abs() ** 2).mean(1)
+
+
+def test_a_static_length_over_a_run_time_number_of_segments(tmp_path):
+    model = to_onnx(
+        WelchSegments(), (torch.randn(2, 5, 32),), dynamic_shapes=({1: torch.export.Dim("n", max=64)},)
+    )
+    result = emit_tflite(model, tmp_path / "welch.tflite")
+    assert "FULLY_CONNECTED" in result["ops"] and "COS" not in result["ops"]
+    session = load(result["path"])
+    for count in (2, 5, 17):
+        x = torch.randn(2, count, 32, generator=torch.Generator().manual_seed(count))
+        (actual,) = session.run([x.numpy()])
+        expected = WelchSegments()(x).numpy()
+        np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())

@@ -46,7 +46,8 @@ def transform_matrix(node: ir.Node, n: int, components: int, length: int | None,
 
 @lower("DFT")
 def lower_dft(ctx: LoweringContext, node: ir.Node) -> Value:
-    """DFT(input, dft_length, axis) for static shapes and a constant axis/length."""
+    """DFT(input, dft_length, axis) of a static length with a constant axis/length (one other dim
+    may be a run-time size: the rows of the matrix product)."""
     x = ctx.input(node, 0)
     opset = ctx.options.get("opset", 20)
     length_v = ctx.input(node, 1) if len(node.inputs) > 1 else None
@@ -59,10 +60,12 @@ def lower_dft(ctx: LoweringContext, node: ir.Node) -> Value:
     axis = norm_axis(axis, rank)
     if axis == rank - 1:
         raise Unsupported("DFT along the component axis")
-    if dynamic_dft_applies(node, x, length_v):  # a signal of a run-time length (spectral_dynamic.py)
+    if dynamic_dft_applies(node, x, axis, length_v):  # a run-time length (spectral_dynamic.py)
         return lower_dynamic_dft(ctx, x, axis, bool(attr(node, "onesided", 0)), length_v)
-    if not x.static or x.dtype != np.float32:
-        raise Unsupported("DFT of a dynamic or non-float32 signal")
+    if x.dtype != np.float32 or x.shape[axis] is None or x.shape[-1] is None:
+        raise Unsupported("DFT of a non-float32 signal, or of a run-time length to invert")
+    if sum(d is None for d in x.shape) > 1:
+        raise Unsupported("DFT of a signal with two run-time sizes")
     length = None if length_v is None else ints(length_v, "dft_length")[0]
     n, components = x.shape[axis], x.shape[-1]
     matrix = transform_matrix(node, n, components, length, min(opset, 20) if opset >= 20 else max(opset, 17))

@@ -102,9 +102,11 @@ def _transposed(ctx: LoweringContext, value: Value, perm: tuple, shape: tuple) -
     )
 
 
-def dynamic_dft_applies(node: ir.Node, x: Value, length: Value | None) -> bool:
+def dynamic_dft_applies(node: ir.Node, x: Value, axis: int, length: Value | None) -> bool:
     """A forward DFT of a real signal of a run-time length, or to a run-time dft_length."""
     from deploy.runtimes.tflite.ops._common import attr
 
-    run_time = not x.static or (length is not None and length.const is None)
-    return run_time and x.dtype == np.float32 and x.shape is not None and not attr(node, "inverse", 0)
+    if x.shape is None:
+        return False
+    run_time = x.shape[axis] is None or (length is not None and length.const is None)
+    return run_time and x.dtype == np.float32 and not attr(node, "inverse", 0)
