@@ -103,3 +103,26 @@ def test_a_window_whose_width_is_1_at_the_smallest_sizes_exports_and_matches(mod
     for n in (2, 3, 4, 5, 9, 12, 13, 40, 64):
         x = torch.randn(n, generator=torch.Generator().manual_seed(n))
         torch.testing.assert_close(program.module()(x), model()(x))
+
+
+def test_guards_compiled_to_integer_arithmetic_agree_with_sympy():
+    """The fast check (range_guards._compiled) gives sympy's answer at every size, for the kinds of
+    guards block and chunk counts make; an unknown function falls back to sympy (None)."""
+    from torch.utils._sympy.functions import FloorDiv, Max, Min, Mod
+
+    from deploy.exporter.range_guards import _compiled
+
+    s = sympy.Symbol("s0", integer=True, positive=True)
+    guards = [
+        sympy.Ge(s - FloorDiv(s, 2), 0),
+        sympy.Ne(s, FloorDiv(s, 2) + 1),
+        sympy.Gt(16 * FloorDiv(s + 15, 16), s),
+        sympy.Le(Max(1, Min(16, 16 + s - 16 * FloorDiv(s + 15, 16))), 16),
+        sympy.Eq(Mod(s, 3), 0),
+        sympy.And(sympy.Ge(s, 3), sympy.Not(sympy.Eq(s, 7))),
+    ]
+    for guard in guards:
+        compiled = _compiled(guard, s)
+        for n in range(1, 300):
+            assert compiled(n) == bool(guard.xreplace({s: sympy.Integer(n)})), (guard, n)
+    assert _compiled(sympy.Ge(sympy.sin(s), 0), s) is None
