@@ -1,9 +1,9 @@
 """Reproduce, on a GPU machine, whether AOTInductor CUDA packages load at all.
 
-On the lent H200 (torch 2.11.0+cu130) every variant below compiled and then crashed with SIGSEGV
-inside torch._inductor.aoti_load_package, including "plain", which uses no deploy code at all.
-Run this first in a session with a GPU: if "plain" loads, the crash is gone and
-scripts/gpu_check.sh can time the .pt2 path.
+On the lent H200 (torch 2.11.0+cu130) every package built with the image's CXX=/opt/gcc/bin/g++ crashed with
+SIGSEGV when loaded, torch's own ("plain") included; built with /usr/bin/g++ they load (2026-12-04,
+docs/BENCHMARKS.md). emit_pt2 now checks each package in a child and rebuilds with another compiler, so this
+script is only for a new machine where loading fails again. The variants print as they finish.
 
     python3 scripts/gpu_diag.py plain plainfreeze default nofreeze nometa cpuplain syscxx
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 VARIANT = r"""
 import subprocess, sys, torch
@@ -74,7 +74,8 @@ def run(variant: str) -> tuple[str, int, list[str]]:
 def main() -> None:
     variants = sys.argv[1:] or ["plain", "cpuplain", "syscxx", "default"]
     with ThreadPoolExecutor(len(variants)) as pool:
-        for variant, rc, lines in pool.map(run, variants):
+        for done in as_completed([pool.submit(run, v) for v in variants]):
+            variant, rc, lines = done.result()
             print("VARIANT", variant, "rc", rc, *lines, sep=" | ", flush=True)
 
 

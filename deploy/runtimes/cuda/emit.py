@@ -16,6 +16,7 @@ from typing import Any
 
 from deploy.atomic import atomic_path
 from deploy.errors import NotDeployableError
+from deploy.runtimes.cuda.load_check import known_to_crash, load_problem, other_compilers, remember
 from deploy.runtimes.cuda.package import (
     EXAMPLES_KEY,
     INPUTS_KEY,
@@ -82,13 +83,72 @@ def error_summary(exc: BaseException) -> str:
     return f"{lines[0]} ({compiler})" if compiler else lines[0]
 
 
+def _compile(program: Any, tmp: Path, options: dict[str, Any], device: str, out_path: Path) -> None:
+    """aoti_compile_and_package into ``tmp``; a compile failure is NotDeployableError (exit 1)."""
+    import torch
+
+    try:
+        # Writing through an open file keeps the temp name free of the ".pt2" suffix rule.
+        with open(tmp, "w+b") as stream, torch.no_grad():
+            torch._inductor.aoti_compile_and_package(program, package_path=stream, inductor_configs=options)
+    except (KeyboardInterrupt, MemoryError):
+        raise
+    except Exception as exc:
+        raise NotDeployableError(
+            f"AOTInductor could not compile the model for {device}: {error_summary(exc)}", file=str(out_path)
+        ) from exc
+
+
+def _configured_compiler(options: dict[str, Any]) -> str:
+    """The C++ compiler Inductor builds with: ``cpp.cxx`` from the options, else its config (from $CXX)."""
+    import shutil
+
+    import torch
+
+    cxx = options.get("cpp.cxx") or torch._inductor.config.cpp.cxx
+    if isinstance(cxx, (tuple, list)):
+        cxx = next((c for c in cxx if c), "g++")
+    return shutil.which(cxx) or cxx
+
+
+def _rebuild(
+    program: Any, tmp: Path, options: dict[str, Any], device: str, out_path: Path, problem: str
+) -> str:
+    """The package built with the configured compiler does not load: build it with each other one until
+    one loads (returns the note saying so), else NotDeployableError naming the compilers tried."""
+    built_with = _configured_compiler(options)
+    tried = [built_with]
+    remember(built_with, problem)
+    for compiler in [c for c in other_compilers(built_with) if not known_to_crash(c)]:
+        tried.append(compiler)
+        # Inductor reads $CXX once, at import: the compiler is switched through its config instead; no cache
+        # hit may hand back the library the first compiler built.
+        _compile(
+            program,
+            tmp,
+            {**options, "cpp.cxx": (None, compiler), "force_disable_caches": True},
+            device,
+            out_path,
+        )
+        problem_here = load_problem(tmp)
+        if problem_here is None:
+            return f"the package built with {built_with} did not load ({problem}); rebuilt with {compiler}"
+        remember(compiler, problem_here)
+    raise NotDeployableError(
+        f"the AOTInductor package for {device} compiles but cannot be loaded ({problem}); "
+        f"compilers tried: {', '.join(tried)} (set CXX to another C++ compiler)",
+        file=str(out_path),
+    )
+
+
 def emit_pt2(
     exported_program: Any, out_path: str | Path, *, device: str, configs: dict[str, Any] | None = None
 ) -> dict:
     """Compile ``exported_program`` for ``device`` ('cuda' or 'cpu') into ``out_path``, atomically.
 
     Raises InputError (exit 2) naming CUDA on a machine without it, before any work; a compile
-    failure is NotDeployableError (exit 1). Returns path, bytes, seconds, ops and notes.
+    failure is NotDeployableError (exit 1). The package is loaded and run once in a child process before
+    it is kept (load_check.py); one that crashes its loader is rebuilt with another C++ compiler. Returns path, bytes, seconds, ops and notes.
     ``configs`` overrides Inductor options (e.g. {"freezing": False}).
     """
     import torch
@@ -103,16 +163,22 @@ def emit_pt2(
         notes.append(f"GPU {torch.cuda.get_device_name()} (sm_{capability})")
     try:
         program = move_to_device(exported_program, "cuda") if device == "cuda" else exported_program
-        options = {**_inductor_configs(program), **(configs or {})}
-        # Writing through an open file keeps the temp name free of the ".pt2" suffix rule.
-        with atomic_path(out_path) as tmp, open(tmp, "w+b") as stream, torch.no_grad():
-            torch._inductor.aoti_compile_and_package(program, package_path=stream, inductor_configs=options)
-    except (KeyboardInterrupt, MemoryError):
-        raise
     except Exception as exc:
         raise NotDeployableError(
-            f"AOTInductor could not compile the model for {device}: {error_summary(exc)}", file=str(out_path)
+            f"could not move the program to {device}: {error_summary(exc)}", file=str(out_path)
         ) from exc
+    options = {**_inductor_configs(program), **(configs or {})}
+    configured = _configured_compiler(options)
+    if known_to_crash(configured):
+        usable = [c for c in other_compilers(configured) if not known_to_crash(c)]
+        if usable:
+            options = {**options, "cpp.cxx": (None, usable[0])}
+            notes.append(f"built with {usable[0]}: packages built here with {configured} crashed when loaded")
+    with atomic_path(out_path) as tmp:
+        _compile(program, tmp, options, device, out_path)
+        problem = load_problem(tmp)
+        if problem:
+            notes.append(_rebuild(program, tmp, options, device, out_path, problem))
     seconds = time.perf_counter() - start
     notes.append("freezing on" if options.get("freezing") else "freezing off")
     return {
