@@ -18,6 +18,7 @@ from deploy.atomic import atomic_path
 from deploy.errors import UnsupportedOpError
 from deploy.oblivious import is_data_dependent, unbacked_sizes_oblivious
 from deploy.quiet import quiet_torch
+from deploy.runtimes.onnx.assert_leftovers import assert_leftovers_removed
 from deploy.runtimes.onnx.decompositions import size_exact
 from deploy.runtimes.onnx.exact_rules import exact_constant_patterns
 from deploy.runtimes.onnx.hoist import hoist_invariant_transposes
@@ -53,7 +54,12 @@ def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None =
             with _fixing_local_function_versions():
                 return translate(optimize=True)
 
-    with quiet_torch(), exact_constant_patterns(), unbound_unbacked_sizes_allowed():
+    with (
+        quiet_torch(),
+        exact_constant_patterns(),
+        unbound_unbacked_sizes_allowed(),
+        assert_leftovers_removed(),
+    ):
         try:
             program = attempt()
         except Exception as exc:
