@@ -113,7 +113,9 @@ def _over_time(step, carry, xs: torch.Tensor):
     writing each step's output into a buffer of that length."""
     length = xs.shape[0]
     if not free_unbacked_symbols(length):
-        return scan(step, carry, xs)
+        # A view (the batch_first transpose) makes scan's tracer guard on its `_base`, which the
+        # guard code later finds missing (AttributeError): the steps are scanned over a copy.
+        return scan(step, carry, xs.clone() if xs._base is not None else xs)
     torch._check(length > 0)  # the module refuses an empty sequence
     listed = isinstance(carry, list)  # LSTM: [h, c]; the others: h
     flat = list(carry) if listed else [carry]

@@ -93,6 +93,24 @@ class Encoder(nn.Module):
         return out[:, -1], h_n, c_n
 
 
+class ShortOrScored(nn.Module):
+    """A size branch returns short inputs as they are; longer ones are scored by a bidirectional
+    batch_first nn.GRU over a view (`x[None]`), then a tensor `if`."""
+
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(3, 4, batch_first=True, bidirectional=True)
+
+    def forward(self, x):
+        if x.shape[0] <= 3:
+            return x[:, :1]
+        h, _ = self.gru(x[None])
+        score = h[0].sum(-1, keepdim=True)
+        if score.mean() > 0:
+            score = score * 2
+        return score
+
+
 class Grow(nn.Module):
     """A loop-carried tensor that grows each step under a Python bound with a tensor break."""
 
@@ -212,6 +230,14 @@ CASES = [
         (torch.randn(2, 7, 3),),
         [(torch.randn(2, t, 3) * s,) for t, s in ((1, 1.0), (4, 0.01), (20, 3.0))],
         ({1: torch.export.Dim("t", min=1, max=64)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "recurrent_module_over_a_view_after_a_size_branch",
+        seeded(ShortOrScored),
+        (torch.randn(7, 3),),
+        [(torch.randn(t, 3) * s,) for t, s in ((2, 1.0), (5, 1.0), (5, -1.0), (30, 2.0))],
+        ({0: torch.export.Dim("t", min=2, max=64)},),
         constructs=("if->cond",),
     ),
     Case(
