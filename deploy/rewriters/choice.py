@@ -57,6 +57,28 @@ class StringKey:
     def __init__(self, code, literals: tuple[str, ...]):
         self.code, self.literals = code, literals
 
+    def __eq__(self, other: object):  # a test of the code; a literal it cannot hold is never equal
+        if isinstance(other, str):
+            return self.code == self.literals.index(other) if other in self.literals else False
+        return NotImplemented
+
+    def __ne__(self, other: object):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else (not equal if isinstance(equal, bool) else ~equal)
+
+    __hash__ = None
+
+
+def string_returns(fn, literals: tuple[str, ...]):
+    """``fn`` (its returns made codes) giving back the literal of its code: string_key of the result."""
+    import functools
+
+    @functools.wraps(fn)
+    def literal_of_code(*args, **kwargs):
+        return string_key(fn(*args, **kwargs), literals)
+
+    return literal_of_code
+
 
 def string_key(code: object, literals: tuple[str, ...]) -> object:
     """The literal whose code a string state (passes/string_states.py) holds: the string itself for

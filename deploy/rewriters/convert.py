@@ -198,6 +198,19 @@ def converted_source(fn: types.FunctionType) -> str | None:
     return ast.unparse(tree) if tree is not None else None
 
 
+def _returned(func: ast.FunctionDef) -> ast.expr:
+    """What the factory returns: the function, or for string returns turned into codes
+    (passes/string_returns.py) the function wrapped to give back the literals."""
+    name = ast.Name(func.name, ast.Load())
+    literals = getattr(func, "_deploy_string_returns", None)
+    if not literals:
+        return name
+    texts = ast.Tuple([ast.Constant(text) for text in literals], ast.Load())
+    return ast.Call(
+        ast.Attribute(ast.Name(RUNTIME, ast.Load()), "string_returns", ast.Load()), [name, texts], []
+    )
+
+
 def _build(func: ast.FunctionDef, fn: types.FunctionType, file: str) -> types.FunctionType:
     freevars = list(fn.__code__.co_freevars)
     factory = ast.FunctionDef(
@@ -205,7 +218,7 @@ def _build(func: ast.FunctionDef, fn: types.FunctionType, file: str) -> types.Fu
         args=ast.arguments(
             posonlyargs=[], args=[ast.arg(v) for v in freevars], kwonlyargs=[], kw_defaults=[], defaults=[]
         ),
-        body=[func, ast.Return(ast.Name(func.name, ast.Load()))],
+        body=[func, ast.Return(_returned(func))],
         decorator_list=[],
         returns=None,
     )

@@ -23,7 +23,7 @@ from deploy.rewriters.casts import (
     tensor,
     transposed,
 )
-from deploy.rewriters.choice import pick, string_key
+from deploy.rewriters.choice import pick, string_key, string_returns
 from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.gathers import one_hot, roll, unfold
 from deploy.rewriters.in_place import augmented, in_place_method
@@ -111,6 +111,7 @@ __all__ = [
     "span",
     "stack",
     "string_key",
+    "string_returns",
     "store",
     "sum_",
     "take_last",

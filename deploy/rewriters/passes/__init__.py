@@ -23,6 +23,7 @@ from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.row_lists import ListsReadInTheirLoop
 from deploy.rewriters.passes.row_literals import RowLiterals
+from deploy.rewriters.passes.string_returns import StringReturnsToCodes
 from deploy.rewriters.passes.string_states import StringStatesToCodes
 from deploy.rewriters.passes.subscript_updates import SubscriptUpdatesToStores
 from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
@@ -33,6 +34,7 @@ STRUCTURAL: list[Pass] = [
     SubscriptUpdatesToStores(),
     RowLiterals(),
     StringStatesToCodes(),
+    StringReturnsToCodes(),
     OptionalsToFlags(),
     TruncationsToSlices(),
     LoopElseToFlag(),

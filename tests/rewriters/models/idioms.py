@@ -1,6 +1,7 @@
 """Python idioms over tensors that a loop or branch must keep dynamic: iterating a tensor's rows
 (`for row in x`, over a masked selection too), `for i in keep.tolist()`, a `return` from a range
-loop, a state machine whose states are strings, and a string a branch picks keying a ModuleDict."""
+loop, a state machine whose states are strings, and a string a branch (or a helper's return) picks keying a
+ModuleDict."""
 
 import torch
 from torch import nn
@@ -82,6 +83,33 @@ class HeadByName(nn.Module):
         return self.heads[kind](h) * (2.0 if kind == "flat" else 1.0)
 
 
+def row_kind(row):
+    """A label picked by tensor tests, returned as a string literal."""
+    if row.mean() > 0.5:
+        return "wide"
+    if row.abs().max() > 1.0 and row.std() > 0.5:
+        return "tall"
+    return "flat"
+
+
+class HeadPerRow(nn.Module):
+    """A helper returning string labels, used per row as a ModuleDict key and compared with a literal."""
+
+    def __init__(self):
+        super().__init__()
+        self.heads = nn.ModuleDict({name: nn.Linear(4, 3) for name in ("wide", "tall", "flat")})
+
+    def forward(self, x):
+        outs = []
+        for i in range(x.shape[0]):
+            kind = row_kind(x[i])
+            y = self.heads[kind](x[i])
+            if kind == "flat":
+                y = y * 2.0
+            outs.append(y)
+        return torch.stack(outs)
+
+
 def _x(n, seed, scale=1.0):
     return (scale * torch.randn(n, 4, generator=torch.Generator().manual_seed(seed)),)
 
@@ -119,5 +147,16 @@ CASES = [
         ],
         ({0: ROWS},),
         constructs=("if->cond", "index->cond"),
+    ),
+    Case(
+        "module_dict_keyed_by_a_helpers_string_return",
+        seeded(HeadPerRow),
+        (torch.tensor([[1.0] * 4, [2.0, -2.0, 2.0, -2.0], [0.0] * 4, [-1.0] * 4]),),
+        [  # rows of each label: wide, tall, flat (twice: zero and negative), and random rows
+            (torch.tensor([[1.0] * 4, [2.0, -2.0, 2.0, -2.0], [0.0] * 4, [-1.0] * 4]),),
+            (torch.tensor([[0.0] * 4, [3.0, -3.0, 3.0, -3.0], [0.9] * 4, [0.1] * 4, [-2.0] * 4]),),
+            _x(8, 3, 3.0),
+        ],
+        ({0: ROWS},),
     ),
 ]
