@@ -47,7 +47,9 @@ def buffered_for(
     else the first iteration is peeled)."""
     symbolic = is_sym_int(stop)
     if examples is None:
-        examples = [acc[-1] if acc else None for acc in accumulators]
+        # a Python number appended before (a keep flag True in a plain-Python iteration) shapes its
+        # buffer as a 0-d tensor: no iteration is peeled for it
+        examples = [_example(acc[-1]) if acc else None for acc in accumulators]
     total = trip_count(start, stop, step) if symbolic else len(range(start, stop, step))
     first, count0 = (), 0
     if pending is not None:
@@ -59,10 +61,19 @@ def buffered_for(
     elif any(not isinstance(e, torch.Tensor) for e in examples):
         # the first iteration runs before the loop; its values size the buffers and fill row 0 (a
         # `break` it takes ends the loop at once: the flag is carried and tested by the loop)
+        # iterations run before (plain Python) may have broken already: the peeled one then counts
+        # for nothing and leaves the carried values as they were
+        before = tuple(carried)
+        broken = as_predicate(as_tensor_value(before[break_index])) if break_index >= 0 else None
         carried, first = _peel(start, stop, step, body_fn, carried, len(accumulators))
         examples, count0 = first, 1
         if skip_index >= 0:
             count0 = torch.logical_not(as_predicate(as_tensor_value(carried[skip_index]))).to(torch.int64)
+        if isinstance(broken, torch.Tensor):
+            count0 = torch.logical_and(torch.logical_not(broken), torch.as_tensor(count0).bool()).to(
+                torch.int64
+            )
+            carried = tuple(_kept_if(broken, old, new) for old, new in zip(before, carried))
         start += step
     elif not symbolic and total == 0:
         return tuple(carried), accumulators
@@ -113,6 +124,18 @@ def buffered_for(
         buffers = [buffer.narrow(0, 0, count) for buffer in buffers]
     lists = tuple(StackedList(acc, buffer) for acc, buffer in zip(accumulators, buffers))
     return tuple(result[skip : skip + size]), lists
+
+
+def _example(value):
+    return as_tensor_value(value) if isinstance(value, (bool, int, float)) else value
+
+
+def _kept_if(broken: torch.Tensor, old, new):
+    """``old`` where the loop had already broken, else ``new`` (values of one shape and type)."""
+    old, new = as_tensor_value(old), as_tensor_value(new)
+    if not (isinstance(old, torch.Tensor) and isinstance(new, torch.Tensor)) or old.shape != new.shape:
+        return new
+    return torch.where(broken, old.to(new.dtype), new)
 
 
 def _peel(start, stop, step, body_fn, carried, lists: int):

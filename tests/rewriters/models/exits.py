@@ -140,6 +140,24 @@ class StatusByPath(nn.Module):
         return x * 2.0, torch.tensor(status)
 
 
+class SettleThenStop(nn.Module):
+    """A Python-range loop appending every iteration, and once more before a tensor `break` (the
+    first iteration may break: the rest must not run, nor their rows count)."""
+
+    def forward(self, x, t):
+        r = torch.full((), 100.0)
+        track = []
+        for _ in range(6):
+            lift = torch.cos(x - t[0]) * t[1]
+            track.append(torch.stack([r, lift.mean()]))
+            if lift.max() - lift.min() < 0.5:
+                r = r * 0.8
+                track.append(torch.stack([r, lift.mean()]))
+                break
+            t = t * torch.tensor([0.5, 1.0])
+        return torch.stack(track)
+
+
 CASES = [
     Case(
         "index_store_in_a_branch_after_a_counting_loop",
@@ -209,5 +227,16 @@ CASES = [
         [(-torch.rand(4),), (-torch.rand(6) - 3.0,), (torch.rand(3) * 0.5,)],
         ({0: torch.export.Dim("n", min=2, max=32)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "append_then_break_in_the_first_iteration",
+        seeded(SettleThenStop),
+        (torch.linspace(0, 0.3, 8), torch.tensor([0.0, 1.0])),
+        [  # settled at once (first iteration breaks); settles after moving; never settles
+            (torch.linspace(0, 0.3, 5), torch.tensor([0.0, -1.0])),
+            (torch.linspace(0, 2.0, 6), torch.tensor([2.0, 1.0])),
+            (torch.linspace(0, 3.0, 6), torch.tensor([2.0, 1.0])),
+        ],
+        ({0: torch.export.Dim("k", min=4, max=32)}, None),
     ),
 ]
