@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import torch
 
-from deploy.rewriters.values import Undefined
+from deploy.rewriters.values import Undefined, as_tensor_value
 
 OPTIONAL_RESULT = "_deploy_return_opt"
 
@@ -48,6 +48,11 @@ def _with_flag(value: object, flag: torch.Tensor) -> object:
     angles[idx], scan[idx, 0]` on the paths that do not return None)."""
     if isinstance(value, (tuple, list)):
         return type(value)(_with_flag(v, flag) for v in value)
+    if isinstance(flag, torch.Tensor) and isinstance(
+        value, (bool, int, float, torch.SymBool, torch.SymInt, torch.SymFloat)
+    ):
+        # a number cannot carry the flag (`return 2` / `return None`): it rides as a 0-d tensor
+        value = as_tensor_value(value)
     if isinstance(value, torch.Tensor):
         if torch.compiler.is_dynamo_compiling():  # dynamo sets attributes on new tensors only
             value = value.clone()

@@ -158,6 +158,32 @@ class SettleThenStop(nn.Module):
         return torch.stack(track)
 
 
+def signature(rates):
+    """A label by rules, or None when no rule holds."""
+    if rates[-1] > 2 * rates[0] + 0.05:
+        return 2
+    if rates[0] > 2 * rates[-1] + 0.05:
+        return 1
+    return None
+
+
+class LabelOrNetwork(nn.Module):
+    """A helper's int label or None (`if label is None:` trusts the network)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        logits = self.fc(x.mean(0))
+        label = signature(x.mean(1))
+        if label is None:
+            return torch.softmax(logits, -1)
+        return 0.8 * torch.nn.functional.one_hot(torch.tensor(label), 3).float() + 0.2 * torch.softmax(
+            logits, -1
+        )
+
+
 CASES = [
     Case(
         "index_store_in_a_branch_after_a_counting_loop",
@@ -238,5 +264,17 @@ CASES = [
             (torch.linspace(0, 3.0, 6), torch.tensor([2.0, 1.0])),
         ],
         ({0: torch.export.Dim("k", min=4, max=32)}, None),
+    ),
+    Case(
+        "helper_returns_an_int_or_none",
+        seeded(LabelOrNetwork),
+        (torch.tensor([[0.0] * 4, [0.1] * 4, [1.0] * 4]),),
+        [  # label 2 (last row high), label 1 (first row high), None (flat), None (zeros)
+            (torch.tensor([[0.0] * 4, [0.1] * 4, [1.0] * 4]),),
+            (torch.tensor([[1.0] * 4, [0.5] * 4, [0.0] * 4, [0.1] * 4]),),
+            (torch.full((5, 4), 0.3),),
+            (torch.zeros(2, 4),),
+        ],
+        ({0: torch.export.Dim("rows", min=2, max=16)},),
     ),
 ]
