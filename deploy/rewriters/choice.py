@@ -63,8 +63,9 @@ class StringKey:
         return NotImplemented
 
     def __ne__(self, other: object):
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else (not equal if isinstance(equal, bool) else ~equal)
+        if isinstance(other, str):
+            return self.code != self.literals.index(other) if other in self.literals else True
+        return NotImplemented
 
     __hash__ = None
 

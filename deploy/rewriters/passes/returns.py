@@ -78,20 +78,20 @@ class _ReturnToAssign(ast.NodeTransformer):
 
 def _returns_none_and_values(func: ast.FunctionDef) -> bool:
     nones = values = False
-    for node in _own_returns(func.body):
+    for node in own_returns(func.body):
         is_none = node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None)
         nones, values = nones or is_none, values or not is_none
     return nones and values
 
 
-def _own_returns(stmts: list[ast.stmt]):
+def own_returns(stmts: list[ast.stmt]):
     for stmt in stmts:
         if isinstance(stmt, ast.Return):
             yield stmt
         elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             for child in ast.iter_child_nodes(stmt):
                 if isinstance(child, ast.stmt):
-                    yield from _own_returns([child])
+                    yield from own_returns([child])
 
 
 class ReturnToElse(Pass):

@@ -18,20 +18,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.passes.base import Context, Pass
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-
-
-def _returns(func: ast.FunctionDef) -> list[ast.Return]:
-    found, stack = [], list(func.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _SCOPES):
-            continue
-        if isinstance(node, ast.Return):
-            found.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    return found
+from deploy.rewriters.passes.returns import own_returns
 
 
 class StringReturnsToCodes(Pass):
@@ -40,7 +27,7 @@ class StringReturnsToCodes(Pass):
     name = "string-returns-to-codes"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        returns = _returns(func)
+        returns = list(own_returns(func.body))
         if not returns or not func.body or not isinstance(func.body[-1], ast.Return):
             return
         if not all(isinstance(r.value, ast.Constant) and isinstance(r.value.value, str) for r in returns):

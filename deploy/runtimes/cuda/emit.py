@@ -16,7 +16,7 @@ from typing import Any
 
 from deploy.atomic import atomic_path
 from deploy.errors import NotDeployableError
-from deploy.runtimes.cuda.load_check import known_to_crash, load_problem, other_compilers, remember
+from deploy.runtimes.cuda.load_check import known_to_crash, load_problem, remember, usable_compilers
 from deploy.runtimes.cuda.package import (
     EXAMPLES_KEY,
     INPUTS_KEY,
@@ -119,7 +119,7 @@ def _rebuild(
     built_with = _configured_compiler(options)
     tried = [built_with]
     remember(built_with, problem)
-    for compiler in [c for c in other_compilers(built_with) if not known_to_crash(c)]:
+    for compiler in usable_compilers(built_with):
         tried.append(compiler)
         # Inductor reads $CXX once, at import: the compiler is switched through its config instead; no cache
         # hit may hand back the library the first compiler built.
@@ -147,8 +147,9 @@ def emit_pt2(
     """Compile ``exported_program`` for ``device`` ('cuda' or 'cpu') into ``out_path``, atomically.
 
     Raises InputError (exit 2) naming CUDA on a machine without it, before any work; a compile
-    failure is NotDeployableError (exit 1). The package is loaded and run once in a child process before
-    it is kept (load_check.py); one that crashes its loader is rebuilt with another C++ compiler. Returns path, bytes, seconds, ops and notes.
+    failure is NotDeployableError (exit 1). The package is loaded and run once in a child process
+    before it is kept (load_check.py); one that crashes its loader is rebuilt with another C++
+    compiler. Returns path, bytes, seconds, ops and notes.
     ``configs`` overrides Inductor options (e.g. {"freezing": False}).
     """
     import torch
@@ -170,7 +171,7 @@ def emit_pt2(
     options = {**_inductor_configs(program), **(configs or {})}
     configured = _configured_compiler(options)
     if known_to_crash(configured):
-        usable = [c for c in other_compilers(configured) if not known_to_crash(c)]
+        usable = usable_compilers(configured)
         if usable:
             options = {**options, "cpp.cxx": (None, usable[0])}
             notes.append(f"built with {usable[0]}: packages built here with {configured} crashed when loaded")

@@ -105,9 +105,19 @@ def _read_verdicts() -> dict:
         return {}
 
 
+def _crashed() -> set[str]:
+    return {key for key, verdict in _read_verdicts().items() if verdict == "crashes at load"}
+
+
 def known_to_crash(compiler: str) -> bool:
     """Did a package built with ``compiler`` crash its loader here before (same torch)?"""
-    return _read_verdicts().get(_key(compiler)) == "crashes at load"
+    return _key(compiler) in _crashed()
+
+
+def usable_compilers(current: str) -> list[str]:
+    """The other compilers (other_compilers) less those known to crash their loader here."""
+    crashed = _crashed()
+    return [c for c in other_compilers(current) if _key(c) not in crashed]
 
 
 def remember(compiler: str, problem: str) -> None:

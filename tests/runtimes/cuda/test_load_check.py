@@ -75,7 +75,7 @@ def test_loader_crash_is_reported_then_rebuilt_with_another_compiler(tmp_path, c
 
 
 def test_no_loadable_build_is_refused_and_nothing_is_left(tmp_path, crashing_cxx, monkeypatch):
-    monkeypatch.setattr(emit, "other_compilers", lambda current: [])
+    monkeypatch.setattr(emit, "usable_compilers", lambda current: [])
     _, program = small_program()
     out = tmp_path / "out" / "model.cpu.pt2"
     with pytest.raises(NotDeployableError, match="compiles but cannot be loaded") as caught:
