@@ -139,18 +139,40 @@ def bench(
         path = Path(model_or_path)
         if not path.is_file():
             raise InputError("no such file", file=str(path))
+        _check_options(target.bench, device, device_options)
         return target.bench(path, runs=runs, warmup=warmup, threads=threads, **device_options)
     loaded = load(model_or_path, example_inputs, model_fn=model_fn, inputs_fn=inputs_fn)
     if not hasattr(target, "bench_session"):
         raise InputError(f"device {device!r} runs artifacts only; export the model first (deploy export)")
+    _check_options(target.bench_session, device, device_options)
+    # A device that runs the model somewhere else than this process's CPU (a GPU) builds its own baseline.
+    factory = getattr(target, "eager_factory", eager_factory)(loaded, threads)
     return target.bench_session(
-        eager_factory(loaded, threads),
+        factory,
         label=f"{loaded.name} (eager)",
         runs=runs,
         warmup=warmup,
         threads=threads,
         inputs=[t.numpy() for t in loaded.example_inputs],
+        **device_options,
     )
+
+
+# Which devices each device-specific bench option belongs to, for the error when it is given elsewhere.
+_OPTION_DEVICES = {"cuda_graph": "cuda", "runner": "adb", "runner_binary": "adb"}
+
+
+def _check_options(method: Any, device: str, options: dict[str, Any]) -> None:
+    """A bench option the device does not take is bad input (exit 2), not a TypeError from deep inside."""
+    import inspect
+
+    accepted = inspect.signature(method).parameters
+    for name in options:
+        if name not in accepted:
+            flag = "--" + name.replace("_", "-")
+            raise InputError(
+                f"{flag} applies to {_OPTION_DEVICES.get(name, 'other')} devices, not {device!r}"
+            )
 
 
 def bench_compare(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .conftest import SAMPLES, run_deploy
 
 
@@ -114,6 +116,17 @@ def test_bench_compare_prints_the_dynamic_vs_static_table(tmp_path, write_model)
     assert proc.returncode == 0, proc.stderr
     for text in ("eager", "onnxruntime", "ai-edge-litert", "p50 ms", "speed-up"):
         assert text in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("option", "device"), [("--cuda-graph", "cuda"), ("--runner=python", "adb"), ("--timeout=5", "adb")]
+)
+def test_bench_option_of_another_device_exits_2(option, device):
+    """An option for another kind of device is bad input: one line, exit 2, not an internal TypeError."""
+    proc = run_deploy("bench", SAMPLES / "branchy.py", option, "--runs", "1")
+    assert proc.returncode == 2, proc.stderr
+    line = _one_error_line(proc)
+    assert option.split("=")[0] in line and device in line and "local" in line
 
 
 def test_devices_json_lists_this_host():

@@ -94,6 +94,12 @@ class CudaDevice:
             cuda_graph=cuda_graph,
         )
 
+    def eager_factory(self, loaded: Any, threads: int | None = None) -> Callable[[], Any]:
+        """A factory of the eager baseline for a loaded model.py: the module on this GPU (``threads`` unused)."""
+        from deploy.runtimes.cuda.eager import TorchSession
+
+        return lambda: TorchSession(loaded.module, loaded.example_inputs, device=f"cuda:{self.index}")
+
     def bench_session(
         self,
         factory: Callable[[], Any],

@@ -7,19 +7,21 @@ bench of a .cpu.pt2 runs everywhere.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 from torch import nn
 
-from deploy import runtimes
+from deploy import api, runtimes
 from deploy.devices import cuda
 from deploy.devices.result import BenchResult, DeviceInfo
 from deploy.errors import DeviceError, InputError
 from deploy.runtimes.cuda.eager import TorchSession
 from deploy.runtimes.cuda.emit import emit_pt2
 
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 HAS_CUDA = torch.cuda.is_available()
 needs_gpu = pytest.mark.skipif(not HAS_CUDA, reason="needs a CUDA GPU (torch.cuda.is_available() is False)")
 no_cuda = pytest.mark.skipif(HAS_CUDA, reason="checks the refusal on a machine without CUDA")
@@ -58,6 +60,15 @@ def test_no_gpu_lists_nothing_and_refuses():
     with pytest.raises(DeviceError, match="CUDA") as caught:
         cuda.make_device(None)
     assert caught.value.exit_code == 2
+
+
+@no_cuda
+def test_eager_baseline_of_a_model_py_runs_on_the_gpu_or_refuses():
+    """`deploy bench model.py --device cuda` times the module on the GPU; without one that is refused."""
+    loaded = api.load(SAMPLES / "branchy.py")
+    factory = cuda.CudaDevice(0).eager_factory(loaded)
+    with pytest.raises(InputError, match="CUDA"):
+        factory()
 
 
 def test_cpu_package_refused_on_the_cuda_device(cpu_pt2):
@@ -123,6 +134,15 @@ def test_eager_session_bench_on_gpu():
     )
     assert result.runtime == "torch-eager" and len(result.samples_ms) == 4
     assert cuda.list_devices()[0]["kind"] == "cuda"
+
+
+@pytest.mark.cuda
+@needs_gpu
+@pytest.mark.parametrize("cuda_graph", [False, True])
+def test_eager_bench_of_a_model_py_on_gpu(cuda_graph):
+    result = api.bench(SAMPLES / "branchy.py", device="cuda", runs=4, warmup=1, cuda_graph=cuda_graph)
+    assert result.runtime == "torch-eager" and len(result.samples_ms) == 4
+    assert result.runner == ("cuda-graph-replay" if cuda_graph else "cuda-events")
 
 
 @pytest.mark.cuda

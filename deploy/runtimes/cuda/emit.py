@@ -75,12 +75,36 @@ def _inductor_configs(exported_program: Any) -> dict[str, Any]:
 
 
 def error_summary(exc: BaseException) -> str:
-    """The first line of an error, plus the first compiler 'error:' line when a C++ build failed."""
+    """The first line of an error, plus the first compiler 'error:' line when a C++ build failed.
+
+    An error without a message of its own (a bare ``assert`` in Inductor reads "AssertionError:") gets
+    the operator Inductor was lowering ("target: ...") and where it was raised, so the line says something.
+    """
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-    if not lines:
-        return type(exc).__name__
+    head = lines[0] if lines else type(exc).__name__
     compiler = next((line for line in lines[1:] if "error:" in line), None)
-    return f"{lines[0]} ({compiler})" if compiler else lines[0]
+    if compiler:
+        return f"{head} ({compiler})"
+    if lines and not head.endswith(":"):
+        return head
+    target = next((line for line in lines[1:] if line.startswith("target:")), None)
+    where = _raised_at(exc)
+    return " ".join(part for part in (head, target, where and f"(raised at {where})") if part)
+
+
+def _raised_at(exc: BaseException) -> str | None:
+    """``path:line in function`` of the innermost frame of the innermost chained error (path from torch/)."""
+    while (exc.__cause__ or exc.__context__) is not None:
+        exc = exc.__cause__ or exc.__context__
+    tb = exc.__traceback__
+    if tb is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    path = Path(code.co_filename).as_posix()
+    path = path[path.rfind("torch/") :] if "torch/" in path else Path(path).name
+    return f"{path}:{tb.tb_lineno} in {code.co_name}"
 
 
 def _compile(program: Any, tmp: Path, options: dict[str, Any], device: str, out_path: Path) -> None:

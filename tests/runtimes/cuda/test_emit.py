@@ -8,7 +8,13 @@ import pytest
 import torch
 
 from deploy.errors import InputError, NotDeployableError
-from deploy.runtimes.cuda.emit import check_target_available, emit_pt2, move_to_device, op_histogram
+from deploy.runtimes.cuda.emit import (
+    check_target_available,
+    emit_pt2,
+    error_summary,
+    move_to_device,
+    op_histogram,
+)
 from deploy.runtimes.cuda.package import read_metadata
 
 no_cuda = pytest.mark.skipif(torch.cuda.is_available(), reason="checks the refusal on a machine without CUDA")
@@ -76,3 +82,24 @@ def test_compile_failure_is_not_deployable_and_leaves_nothing(cpu_package, tmp_p
         emit_pt2(program, out, device="cpu", configs={"no_such_inductor_option": True})
     assert caught.value.exit_code == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def _lower_scan() -> None:
+    assert 1 + 1 == 3  # a bare assert, as Inductor's lowerings have
+
+
+def test_error_without_a_message_names_the_operator_and_where_it_was_raised():
+    """Inductor reports a bare assert while lowering as "AssertionError:" + the operator: say both and where."""
+    try:
+        try:
+            _lower_scan()
+        except AssertionError as inner:
+            raise RuntimeError("AssertionError: \n  target: higher_order.scan\n  args[0]: (x,)") from inner
+    except RuntimeError as exc:
+        summary = error_summary(exc)
+    assert summary.startswith("AssertionError: target: higher_order.scan (raised at test_emit.py:")
+    assert summary.endswith(" in _lower_scan)")
+    assert error_summary(ValueError("bad shape\nmore")) == "bad shape"
+    assert error_summary(ValueError("g++ failed\nx.cpp:1: error: no such type")) == (
+        "g++ failed (x.cpp:1: error: no such type)"
+    )
