@@ -27,20 +27,62 @@ from deploy.rewriters.values import (
 )
 
 
+def _is_leaf(value: object) -> bool:
+    return isinstance(value, (torch.Tensor, int, float, bool)) or is_symbolic(value)
+
+
 def _is_state_list(value: object) -> bool:
-    return (
-        isinstance(value, (list, tuple))
-        and type(value) in (list, tuple)
-        and len(value) > 0
-        and all(isinstance(v, (torch.Tensor, int, float, bool)) or is_symbolic(v) for v in value)
-    )
+    """A plain list or tuple of tensors and numbers, or of such lists (``pipeline = [[x] * 2 for ...]``:
+    queues per stage), with at least one entry."""
+
+    def entries_ok(v: object) -> bool:
+        return type(v) in (list, tuple) and all(_is_leaf(e) or entries_ok(e) for e in v)
+
+    return entries_ok(value) and len(value) > 0 and _count(_structure(value)) > 0
+
+
+def _structure(value: object) -> tuple | None:
+    """(type, entries' structures) of a nested list; None for a leaf."""
+    if type(value) in (list, tuple):
+        return type(value), tuple(_structure(v) for v in value)
+    return None
+
+
+def _count(structure: tuple | None) -> int:
+    return 1 if structure is None else sum(_count(s) for s in structure[1])
+
+
+def _leaves(value: object) -> list:
+    return [value] if type(value) not in (list, tuple) else [leaf for v in value for leaf in _leaves(v)]
+
+
+def _leaf_names(structure: tuple | None, name: str) -> list[str]:
+    if structure is None:
+        return [name]
+    return [n for i, s in enumerate(structure[1]) for n in _leaf_names(s, f"{name}[{i}]")]
+
+
+def _rebuilt(structure: tuple | None, flat: list) -> object:
+    """The nested list of ``structure`` from its leaves (consumed from the front of ``flat``)."""
+    if structure is None:
+        return flat.pop(0)
+    kind, entries = structure
+    return kind(_rebuilt(s, flat) for s in entries)
+
+
+def _zeros_like(value: object) -> object:
+    if type(value) in (list, tuple):
+        return type(value)(_zeros_like(v) for v in value)
+    return zeros_shaped_like(as_tensor_value(value))
 
 
 def _layout(value: object) -> tuple | None:
-    """(type, entries carried) of a list the loop carries: a Python list entry by entry; a list an
-    earlier graph loop filled (``v[i] = ...`` over a StackedList) as its rows, one stacked tensor."""
+    """(structure, entries carried) of a list the loop carries: a Python list (or a list of lists) entry
+    by entry; a list an earlier graph loop filled (``v[i] = ...`` over a StackedList) as its rows, one
+    stacked tensor."""
     if _is_state_list(value):
-        return type(value), len(value)
+        structure = _structure(value)
+        return structure, _count(structure)
     if isinstance(value, StackedList) and is_tracing():
         return StackedList, 1
     return None
@@ -67,7 +109,7 @@ def result_lists_defined(args: tuple, names: tuple[str, ...], run) -> tuple:
     for i in slots:
         value = new_values[i]
         if _is_state_list(value):
-            out[i] = type(value)(zeros_shaped_like(as_tensor_value(v)) for v in value)
+            out[i] = _zeros_like(value)
     return tuple(out)
 
 
@@ -81,9 +123,7 @@ class ListState:
         self.names = tuple(
             n2
             for n, entry in zip(names, self.layout)
-            for n2 in (
-                [f"{n}[{i}]" for i in range(entry[1])] if entry and entry[0] is not StackedList else [n]
-            )
+            for n2 in (_leaf_names(entry[0], n) if entry and entry[0] is not StackedList else [n])
         )
         self.lists = tuple(n for n, entry in zip(names, self.layout) if entry)
 
@@ -99,12 +139,12 @@ class ListState:
             if entry[0] is StackedList:
                 out.append(value.stacked_with_prefix() if isinstance(value, StackedList) else value)
                 continue
-            if not isinstance(value, (list, tuple)) or len(value) != entry[1]:
+            if _structure(value) != entry[0] or not _is_state_list(value):
                 raise sites.get_site(self.site_id).error(
                     f"a list this loop carries ({', '.join(self.lists)}) must keep its length: a graph "
                     "loop carries a fixed number of values (write into a preallocated tensor instead)"
                 )
-            out.extend(value)
+            out.extend(_leaves(value))
         return tuple(out)
 
     def nested(self, flat) -> tuple:
@@ -112,10 +152,10 @@ class ListState:
         for entry in self.layout:
             if entry is None:
                 out.append(flat.pop(0))
+            elif entry[0] is StackedList:
+                out.append(StackedList([], flat.pop(0)))
             else:
-                kind, length = entry
-                out.append(StackedList([], flat[0]) if kind is StackedList else kind(flat[:length]))
-                del flat[:length]
+                out.append(_rebuilt(entry[0], flat))
         return tuple(out)
 
     def index(self, position: int) -> int:

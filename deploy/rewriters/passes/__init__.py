@@ -8,6 +8,7 @@ from deploy.rewriters.passes.calls import CallTreeCalls
 from deploy.rewriters.passes.conditionals import TernaryToCond
 from deploy.rewriters.passes.continues import OneAppendPerIteration
 from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
+from deploy.rewriters.passes.entry_mutations import EntryMutationsToStores
 from deploy.rewriters.passes.fill_rest import FillRestToFlag
 from deploy.rewriters.passes.guarded_appends import AppendsAfterBreak
 from deploy.rewriters.passes.iteration import UnbindLoopsToRange
@@ -31,6 +32,7 @@ from deploy.rewriters.passes.truncations import TruncationsToSlices
 
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
+    EntryMutationsToStores(),
     SubscriptUpdatesToStores(),
     RowLiterals(),
     StringStatesToCodes(),

@@ -35,6 +35,7 @@ from tests.rewriters.models import (
     padded_rest,
     picked_rows,
     python_loop_appends,
+    queues,
     repros,
     row_lists,
     row_literals,
@@ -106,4 +107,5 @@ CASES = (
     + padded_rest.CASES
     + segments.CASES
     + list_positions.CASES
+    + queues.CASES
 )

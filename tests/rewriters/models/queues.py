@@ -1,0 +1,88 @@
+"""Lists of lists a converted loop carries: a FIFO per stage (``q[k].pop(0)`` then ``q[k].append(v)``),
+and a stack per lane popped from its end, inside a loop over a dynamic length."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+WEEKS = torch.export.Dim("weeks", min=2, max=40)
+
+
+class StageQueues(nn.Module):
+    """Orders travel through stages with a two-week delay; a stage short of stock backlogs."""
+
+    def __init__(self):
+        super().__init__()
+        self.gain = nn.ModuleList([nn.Linear(2, 1) for _ in range(3)])
+
+    def forward(self, demand):
+        n = len(self.gain)
+        stock = [torch.tensor(8.0) for _ in range(n)]
+        queues = [[torch.tensor(2.0)] * 2 for _ in range(n)]
+        served = []
+        for week in range(demand.shape[0]):
+            need = demand[week]
+            for k, gain in enumerate(self.gain):
+                arrived = queues[k].pop(0)
+                stock[k] = stock[k] + arrived
+                if stock[k] >= need:
+                    sent = need
+                else:
+                    sent = stock[k]
+                stock[k] = stock[k] - sent
+                order = torch.relu(gain(torch.stack([stock[k], need]))).squeeze(0) + need
+                if k > 0:
+                    queues[k - 1].append(sent)
+                need = order
+            queues[n - 1].append(need)
+            served.append(torch.stack(stock))
+        return torch.stack(served), torch.stack([q[-1] for q in queues])
+
+
+class LaneStacks(nn.Module):
+    """Two lanes of plates, each a stack: every step puts the item's weight on each lane's top plate
+    when it is heavy, and otherwise takes the top plate off (``pop()``) and counts it."""
+
+    def forward(self, items):
+        lanes = [[torch.tensor(0.0), torch.tensor(0.0)], [torch.tensor(1.0), torch.tensor(0.0)]]
+        total = torch.tensor(0.0)
+        for i in range(items.shape[0]):
+            for lane in range(len(lanes)):
+                top = lanes[lane].pop()
+                if items[i, lane] > 1.0:
+                    top = top + items[i, lane]
+                else:
+                    total = total + top
+                    top = top * 0
+                lanes[lane].append(top)
+        return total, torch.stack([lanes[0][-1], lanes[1][-1]])
+
+
+CASES = [
+    Case(
+        "queue_per_stage_popped_and_appended_in_a_loop",
+        seeded(StageQueues),
+        (torch.tensor([4.0, 4.0, 8.0, 8.0, 8.0, 3.0]),),
+        [
+            (torch.tensor([1.0, 1.0]),),  # every stage has stock: no backlog
+            (torch.full((12,), 30.0),),  # a surge: stages run out (the else branch)
+            (torch.linspace(0.0, 20.0, 40),),  # max length
+        ],
+        ({0: WEEKS},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "stack_per_lane_popped_from_its_end_in_a_loop",
+        seeded(LaneStacks),
+        (torch.tensor([[2.0, 0.5], [3.0, 1.5], [0.2, 0.1]]),),
+        [
+            (torch.tensor([[0.5, 0.5], [0.2, 0.3]]),),  # light items only: every top is taken off
+            (
+                torch.tensor([[2.0, 3.0], [4.0, 0.1], [5.0, 6.0], [0.3, 2.5]]),
+            ),  # heavy and light on both lanes
+        ],
+        ({0: WEEKS},),
+        constructs=("for->while_loop",),
+    ),
+]
