@@ -54,6 +54,9 @@ def export_program(
                 ep = ep or _trusting_size_branches(
                     module, traced_inputs, dynamic_shapes, notes, everywhere=True
                 )
+                # both: `if rets.shape[0] >= 5: rets.unfold(0, 5, 1)` (a guard in a size branch) after
+                # `a[1:] / a[:-1]` (is `n - 1` 1? answered size-obliviously)
+                ep = ep or _size_oblivious(module, traced_inputs, dynamic_shapes, notes, trusting=True)
                 if ep is not None:
                     return ep, notes
             elif is_data_dependent(exc) and not strict:
@@ -156,19 +159,19 @@ def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str], cont
     return found[0]
 
 
-def _size_oblivious(module, inputs, dynamic_shapes, notes: list[str]):
+def _size_oblivious(module, inputs, dynamic_shapes, notes: list[str], trusting: bool = False):
     """Retry an export that failed on a specialised dim or on a size torch could not decide with
     every size decision taken size-obliviously (deploy.oblivious): metadata checks such as
     "is this dim of size ``n - 1`` equal to 1?" (contiguity, broadcasting) no longer guard on the
     example's size, and "is this data-dependent length 0?" (``Tensor.roll``) takes the general path.
     Such a graph may assume a size is not 0 or 1, so verification at the minimum size checks it
-    against eager. When it still fails on a specialised dim, the guards torch could not prove are
+    against eager. ``trusting``: the guards of branches on dynamic sizes are dropped too. When it still fails on a specialised dim, the guards torch could not prove are
     checked at every size of their range as well (_range_checked_guards); None when that fails too."""
     used = []
 
     @contextmanager
     def oblivious():
-        with size_oblivious() as answered:
+        with size_oblivious() as answered, trusting_size_branches() if trusting else nullcontext():
             yield
             used.append(answered.unbacked)
 
@@ -182,7 +185,13 @@ def _size_oblivious(module, inputs, dynamic_shapes, notes: list[str]):
     if ep is not None:
         notes.append(
             "exported with size decisions taken size-obliviously (a size check torch could not decide "
-            "for every size); verification at the minimum, middle and maximum sizes checks the program"
+            "for every size)"
+            + (
+                ", and branches on dynamic sizes traced without the size guards their bodies record"
+                if trusting
+                else ""
+            )
+            + "; verification at the minimum, middle and maximum sizes checks the program"
         )
         if any(used):
             notes.append(

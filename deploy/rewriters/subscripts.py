@@ -14,6 +14,7 @@ from deploy.rewriters.bounded_slices import (
     is_scalar_index,
     run_time_bounds,
     sliced,
+    stored_in_slice,
     stored_in_window,
 )
 from deploy.rewriters.branch_guards import in_guarded_branch
@@ -256,6 +257,9 @@ def setitem(obj: object, index: object, value: object) -> object:
         position = _in_range(entries[dim], obj.shape[dim])
         value = _update(value, obj).expand(getitem(obj, index).shape)
         return obj.index_copy(dim, position, value.unsqueeze(dim))
+    cut = _one_run_time_slice(obj, entries, value)
+    if cut is not None:  # `adj[:t] = adj[:t] / k`, t a loop counter
+        return stored_in_slice(obj, cut, entries[cut], _update(value, obj))
     if _window_store(obj, entries, value):  # `best[y - 10 : y + 11, x0:x1] = 0.0`, y found at run time
         return stored_in_window(obj, entries, _update(value, obj))
     positions = _index_put_positions(entries)
@@ -266,6 +270,24 @@ def setitem(obj: object, index: object, value: object) -> object:
     result = obj.clone()
     result[index] = _update(value, obj)
     return result
+
+
+def _one_run_time_slice(obj: torch.Tensor, entries: tuple, value: object) -> int | None:
+    """The dim of ``x[a:b] = v`` (``adj[:t] = adj[:t] / k``, ``t`` a loop counter): one slice with a
+    run-time bound and no step, every other entry whole, and a tensor value of at least one dim (a
+    single value is a window store); None otherwise."""
+    if not isinstance(value, torch.Tensor) or value.dim() == 0 or value.dim() > obj.dim():
+        return None
+    if len(entries) > obj.dim() or not all(isinstance(e, (slice, RunTimeSlice)) for e in entries):
+        return None
+    cut = [d for d, e in enumerate(entries) if not (isinstance(e, slice) and e == slice(None))]
+    if len(cut) != 1 or entries[cut[0]].step is not None:
+        return None
+    return cut[0] if _run_time_bound(entries[cut[0]]) else None
+
+
+def _run_time_bound(entry: object) -> bool:
+    return any(_run_time_position(b) for b in (entry.start, entry.stop) if b is not None)
 
 
 def _window_store(obj: torch.Tensor, entries: tuple, value: object) -> bool:

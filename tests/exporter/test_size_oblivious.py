@@ -145,3 +145,44 @@ def test_top_third_exports_and_matches_eager_at_every_size():
     for n in range(2, 65):
         x = torch.randn(n, 3)
         torch.testing.assert_close(program.module()(x), TopThird()(x))
+
+
+VOLATILITY = """
+import torch
+
+class WindowedVolatility(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = torch.nn.Linear(4, 1)
+
+    def forward(self, close):
+        rets = torch.log(close[1:] / close[:-1])  # asks whether n - 1 is 1 (false at n = 2)
+        if rets.shape[0] >= 4:
+            vol = self.net(rets.abs().unfold(0, 4, 1)).mean()  # records n - 1 >= 4
+        else:
+            vol = rets.abs().mean()
+        return vol
+
+def model():
+    torch.manual_seed(0)
+    return WindowedVolatility().eval()
+
+def example_inputs():
+    return (torch.linspace(10.0, 12.0, 12),)
+
+def dynamic_shapes():
+    return ({0: torch.export.Dim("days", min=2, max=128)},)
+
+def verify_inputs():
+    return [(torch.tensor([10.0, 10.5]),), (torch.tensor([10.0, 10.4, 10.2, 10.9]),), (torch.rand(40) + 1.0,)]
+"""
+
+
+def test_size_one_guard_and_a_size_branch_guard_together(tmp_path, write_model):
+    """Each retry alone fails on the other guard; both at once export, and verify at every size."""
+    res = deploy.export(write_model(VOLATILITY), targets=["onnx"], out=tmp_path / "out")
+    notes = res.report["export"]["notes"]
+    assert any("size-obliviously" in n and "without the size guards" in n for n in notes)
+    parity = res.artifacts["onnx"].parity
+    assert parity.ok and any("(min)" in label for label in parity.case_labels)
+    assert res.report["branches"] and not any(b["not_covered"] for b in res.report["branches"].values())

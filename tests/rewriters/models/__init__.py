@@ -47,6 +47,7 @@ from tests.rewriters.models import (
     shrinking,
     size_values,
     sizes,
+    slice_stores,
     slot_appends,
     state,
     subscript_updates,
@@ -108,4 +109,5 @@ CASES = (
     + segments.CASES
     + list_positions.CASES
     + queues.CASES
+    + slice_stores.CASES
 )

@@ -186,3 +186,38 @@ def test_an_if_branch_convolving_fewer_frames_than_its_window_still_prepares(tmp
         np.testing.assert_allclose(
             session.run([x.numpy()])[0], model.reference(x).detach().numpy(), atol=1e-5
         )
+
+
+class TrendWhenLong(torch.nn.Module):
+    """The then branch reads the last 8 and the first 6 samples against weights of those sizes."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("ramp", torch.arange(8, dtype=torch.float32) - 3.5)
+        self.register_buffer("head", torch.linspace(1.0, 2.0, 6))
+
+    def trend(self, x):
+        return ((x[-8:] * self.ramp).sum() + (x[:6] * self.head).sum()).reshape(1)
+
+    def last(self, x):
+        return x[-1:].clone()
+
+    def forward(self, x):
+        return torch.cond(x.sum() > 0, self.trend, self.last, (x,))
+
+    def reference(self, x):  # eager torch.cond traces both branches, which fails below 8 samples
+        return self.trend(x) if x.sum() > 0 else self.last(x)
+
+
+def test_an_if_branch_slicing_more_samples_than_the_run_has_still_prepares(tmp_path):
+    # `x[-8:] * ramp` has a static size 8 in the then branch; at 3 samples LiteRT could not prepare it
+    # (a size-3 slice times 8 weights) although only the else branch runs there (short_windows.py)
+    model = TrendWhenLong().eval()
+    samples = torch.export.Dim("samples", min=9, max=64)
+    proto = to_onnx(model, (torch.rand(16),), ({0: samples},))
+    session = load(emit_tflite(proto, tmp_path / "t.tflite")["path"])
+    for length, sign in ((3, -1.0), (7, -1.0), (9, 1.0), (9, -1.0), (40, 1.0)):
+        x = sign * torch.rand(length)
+        np.testing.assert_allclose(
+            session.run([x.numpy()])[0], model.reference(x).detach().numpy(), rtol=1e-5, atol=1e-5
+        )

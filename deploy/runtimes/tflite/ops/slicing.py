@@ -12,6 +12,7 @@ from ai_edge_litert import schema_py_generated as schema
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
 from deploy.runtimes.tflite.ops._common import aligned, attr, norm_axis, out_shape
+from deploy.runtimes.tflite.ops.short_windows import at_least_slice_extent
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value, axis_in, ints
 
@@ -160,7 +161,11 @@ def lower_slice(ctx: LoweringContext, node: ir.Node) -> Value:
     else:
         end_t = ctx.native(runtime_vector(ctx, end_parts, sources))
     strides_t = ctx.int32_tensor(stride)
-    return ctx.emit(OPS.STRIDED_SLICE, [ctx.tensor(x, x.perm), begin_t, end_t, strides_t], out_shape(node), x.dtype,
+    source = ctx.tensor(x, x.perm)
+    if starts.const is not None and ends.const is not None:
+        bounds = (np.asarray(starts.const).reshape(-1), np.asarray(ends.const).reshape(-1))
+        source = at_least_slice_extent(ctx, x, *bounds, axes, steps, out_shape(node))
+    return ctx.emit(OPS.STRIDED_SLICE, [source, begin_t, end_t, strides_t], out_shape(node), x.dtype,
                     perm=x.perm, options=options)  # fmt: skip
 
 
