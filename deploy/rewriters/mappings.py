@@ -5,7 +5,8 @@
 
 Python would hash the key (a symbolic size or a 0-d tensor cannot be hashed; hashing a size would
 also fix it to the example). While exporting, such a lookup compares the key with every int key
-of the dict and picks that key's value (``torch.where``), else the default; ``d[k]`` of a key that
+of the dict and picks that key's value (``torch.where``), else the default (values that are
+equal-length tuples of numbers, ``DEMANDS = {DRAG: (0.6, 0.2, 0.0), ...}``, are rows: a 1-d tensor); ``d[k]`` of a key that
 is none of them (a KeyError eagerly) takes the first value, read only on paths eager never takes.
 Anything else is Python's own lookup.
 """
@@ -26,19 +27,30 @@ def run_time_key(mapping: object, key: object) -> bool:
         return False
     if not (is_sym_int(key) or (isinstance(key, torch.Tensor) and key.numel() == 1)):
         return False
-    return all(type(k) is int for k in mapping) and all(type(v) in (int, float) for v in mapping.values())
+    if not all(type(k) is int for k in mapping):
+        return False
+    values = list(mapping.values())
+    if all(type(v) in (int, float) for v in values):
+        return True
+    # rows: `DEMANDS = {PENETRATE: (0.6, 0.1, 0.0), ...}` looked up by a state a converted loop carries
+    return all(_row(v) and len(v) == len(values[0]) for v in values)
+
+
+def _row(value: object) -> bool:
+    return type(value) in (tuple, list) and len(value) > 0 and all(type(v) in (int, float) for v in value)
 
 
 def lookup(mapping: dict, key: object, default: object = _MISSING) -> object:
     """``mapping[key]`` / ``mapping.get(key, default)`` at a run-time key (see above)."""
     position = as_tensor_value(key).reshape(()).to(torch.int64)
-    floats = any(type(v) is float for v in mapping.values()) or isinstance(default, float)
+    numbers = [n for v in mapping.values() for n in (v if _row(v) else (v,))]
+    floats = any(type(n) is float for n in numbers) or isinstance(default, float)
     dtype = torch.get_default_dtype() if floats else torch.int64
     if default is _MISSING:
         default = next(iter(mapping.values()))
-    result = tensor(default).to(dtype)  # a number: the table's or the caller's default
+    result = tensor(list(default) if _row(default) else default).to(dtype)  # the table's or the caller's
     for k, v in mapping.items():
-        result = torch.where(position == k, tensor(v).to(dtype), result)
+        result = torch.where(position == k, tensor(list(v) if _row(v) else v).to(dtype), result)
     return result
 
 

@@ -1,6 +1,7 @@
 """Python tables looked up at a size a converted branch set: a list indexed by the number of rounds
 kept (``BEST_OF[m]``) and a dict of adjustments read with ``.get(m, 0.0)`` and ``[m]`` (Python
-would hash the symbolic size)."""
+would hash the symbolic size); and a dict of per-phase command rows looked up by the phase a
+state machine in a converted loop carries (``DEMANDS[phase][j]``)."""
 
 import torch
 from torch import nn
@@ -10,6 +11,8 @@ from tests.rewriters.models.case import Case, seeded
 BEST_OF = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3]
 ADJUST = {3: -2.0, 4: -1.0, 6: -1.0}
 BONUS = {3: 1, 5: 2, 8: 3, 9: 4, 10: 5}
+IDLE, DIG, LIFT = 0, 1, 2
+DEMANDS = {IDLE: (0.0, 0.0), DIG: (0.8, -0.3), LIFT: (0.2, 0.9)}
 
 
 class BestOfRecent(nn.Module):
@@ -25,6 +28,27 @@ class BestOfRecent(nn.Module):
         return index * 2.0 + bonus
 
 
+class PhaseCommands(nn.Module):
+    """Dig when the pressure rises, lift after two ticks of digging, idle again below zero."""
+
+    def forward(self, pressure):
+        phase, timer = IDLE, 0
+        commands = []
+        for t in range(pressure.shape[0]):
+            demand = DEMANDS[phase]
+            commands.append(torch.stack([pressure[t] * demand[0], pressure[t] + demand[1]]))
+            if phase == IDLE:
+                if pressure[t] > 0.5:
+                    phase, timer = DIG, 0
+            elif phase == DIG:
+                timer += 1
+                if timer >= 2:
+                    phase = LIFT
+            elif pressure[t] < 0:
+                phase = IDLE
+        return torch.stack(commands)
+
+
 CASES = [
     Case(
         "dict_and_list_tables_read_at_a_size_a_branch_set",
@@ -38,5 +62,16 @@ CASES = [
         ],
         ({0: torch.export.Dim("rounds", min=3, max=40)},),
         constructs=("ifexp->where",),
+    ),
+    Case(
+        "dict_of_rows_read_at_the_phase_a_loop_carries",
+        seeded(PhaseCommands),
+        (torch.tensor([0.1, 0.7, 0.6, 0.4, 0.3, -0.2, 0.1, 0.9]),),
+        [
+            (torch.tensor([0.1, 0.2]),),  # idle throughout
+            (torch.tensor([0.9, 0.8, 0.7, 0.6, 0.5, 0.4]),),  # dig, then lift, never back to idle
+        ],
+        ({0: torch.export.Dim("ticks", min=2, max=40)},),
+        constructs=("for->scan",),
     ),
 ]
