@@ -136,6 +136,13 @@ def _short(text: str) -> str:
 
 def _convert(fn: types.FunctionType) -> types.FunctionType:
     func, ctx = _parse(fn)
+    return convert_parsed(fn, func, ctx)
+
+
+def convert_parsed(fn: types.FunctionType, func: ast.FunctionDef, ctx: Context, force: bool = False):
+    """The pass chain over ``func`` (``fn``'s parsed source, possibly changed already); ``fn`` itself
+    when nothing changed, unless ``force`` (argument_updates: a variant whose returns changed)."""
+    ctx.resolve = lambda callee: resolve_callee(fn, callee)
     for unit in STRUCTURAL:
         unit.apply(func, ctx)
     annotate(func)
@@ -143,8 +150,8 @@ def _convert(fn: types.FunctionType) -> types.FunctionType:
         unit.apply(func, ctx)
     resolve_unbound_reads(func, set(fn.__globals__) | set(fn.__code__.co_freevars) | set(dir(builtins)))
     callee_changed = _convert_callees(fn, ctx)
-    _SITES[fn.__code__].extend(ctx.site_ids)
-    if not ctx.site_ids and not callee_changed and not ctx.rewrote:
+    _SITES.setdefault(fn.__code__, []).extend(ctx.site_ids)
+    if not ctx.site_ids and not callee_changed and not ctx.rewrote and not force:
         return fn
     return _build(func, fn, ctx.file)
 
@@ -153,21 +160,27 @@ def _convert_callees(fn: types.FunctionType, ctx: Context) -> bool:
     """Converts, ahead of tracing, the user functions the calls resolve to (globals and methods of
     ``self``'s class) so no conversion runs while torch traces; says whether any changed."""
     changed = False
-    owner = _owner_class(fn)
     for callee in ctx.callees:
-        target = None
-        if isinstance(callee, ast.Name):
-            target = fn.__globals__.get(callee.id)
-        elif isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Call) and owner is not None:
-            target = _inherited(owner, callee.attr)  # super().forward(x)
-        elif isinstance(callee, ast.Attribute) and owner is not None:
-            target = inspect.getattr_static(owner, callee.attr, None)
-            target = getattr(target, "__func__", target)
+        target = resolve_callee(fn, callee)
         if is_user_function(target):
             converted = convert_function(target)
             _SITES[fn.__code__].extend(sites_of(target))
             changed = changed or converted is not target
     return changed
+
+
+def resolve_callee(fn: types.FunctionType, callee: ast.expr) -> object:
+    """The function a call target in ``fn`` names: a global, or a method of ``self``'s class (its
+    function), or what ``super().name`` finds; None when it cannot be told from the source."""
+    owner = _owner_class(fn)
+    if isinstance(callee, ast.Name):
+        return fn.__globals__.get(callee.id)
+    if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Call) and owner is not None:
+        return _inherited(owner, callee.attr)  # super().forward(x)
+    if isinstance(callee, ast.Attribute) and owner is not None:
+        target = inspect.getattr_static(owner, callee.attr, None)
+        return getattr(target, "__func__", target)
+    return None
 
 
 def _inherited(owner: type, name: str) -> object:

@@ -1,5 +1,6 @@
 """The namespace generated code calls as ``_deploy_rt``: every runtime operator in one place."""
 
+from deploy.rewriters.argument_updates import updated_arguments
 from deploy.rewriters.bounded_slices import slice_of
 from deploy.rewriters.calls import call, call_method
 from deploy.rewriters.casts import (
@@ -121,5 +122,6 @@ __all__ = [
     "truncate",
     "unchunk",
     "unfold",
+    "updated_arguments",
     "while_stmt",
 ]

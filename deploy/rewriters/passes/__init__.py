@@ -1,6 +1,7 @@
 """The chain of AST passes, in the order they run. Each is one small unit (see its docstring)."""
 
 from deploy.rewriters.passes.appends import ConditionalAppends
+from deploy.rewriters.passes.argument_updates import ArgumentUpdatesRebind
 from deploy.rewriters.passes.augmented import AugmentedAssignsRebind
 from deploy.rewriters.passes.base import Context, Pass, annotate
 from deploy.rewriters.passes.breaks import BreakContinueToFlags
@@ -32,6 +33,7 @@ from deploy.rewriters.passes.truncations import TruncationsToSlices
 
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
+    ArgumentUpdatesRebind(),
     EntryMutationsToStores(),
     SubscriptUpdatesToStores(),
     RowLiterals(),

@@ -34,6 +34,7 @@ class Context:
     callees: list[ast.expr] = field(default_factory=list)  # call targets a user function may hide behind
     counter: int = 0
     rewrote: bool = False  # a pass changed the function without a control-flow site (``w.T``)
+    resolve: Callable[[ast.expr], object] | None = None  # call target -> the function it names
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1

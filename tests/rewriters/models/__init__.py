@@ -6,6 +6,7 @@ Every module here defines ``CASES``: ``Case(name, model, example, verify, dynami
 
 from tests.rewriters.models import (
     aliasing,
+    argument_updates,
     branch_appends,
     branches,
     calls,
@@ -109,5 +110,6 @@ CASES = (
     + segments.CASES
     + list_positions.CASES
     + queues.CASES
+    + argument_updates.CASES
     + slice_stores.CASES
 )

@@ -1,0 +1,62 @@
+"""ArgumentUpdatesRebind: a call statement of a user helper that stores into some of its arguments
+(``cast_ray(grid, visible, ...)`` doing ``visible[r, c] = 1.0``) rebinds the caller's names to the
+values the helper leaves in them (argument_updates.py):
+
+    cast_ray(grid, visible, r0, c0, 0, c)   ->   visible, = _deploy_rt.updated_arguments(
+                                                     cast_ray, ('visible',), grid, visible, r0, c0, 0, c)
+
+so a converted loop or branch around the call carries ``visible``. Only positional arguments that are
+plain names, no keywords or ``*args``, each name passed once; the helper is converted for it now.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from deploy.rewriters.passes.base import Context, Pass, call, constant, map_blocks, name, rt
+
+
+def _rebind(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return None
+    node = stmt.value
+    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    from deploy.rewriters.argument_updates import stored_parameters, updating_variant
+    from deploy.rewriters.convert import is_user_function
+
+    target = ctx.resolve(node.func) if ctx.resolve is not None else None
+    if not is_user_function(target):
+        return None
+    names = list(target.__code__.co_varnames[: target.__code__.co_argcount])
+    if isinstance(node.func, ast.Attribute):  # `self.helper(...)`: the first parameter is `self`
+        names = names[1:]
+    stored = stored_parameters(target)
+    pairs = [
+        (arg.id, names[i])
+        for i, arg in enumerate(node.args)
+        if i < len(names) and isinstance(arg, ast.Name) and names[i] in stored
+    ]
+    passed = [a.id for a in node.args if isinstance(a, ast.Name)]
+    if not pairs or any(passed.count(caller) > 1 for caller, _ in pairs):
+        return None
+    params = tuple(p for _, p in pairs)
+    try:
+        updating_variant(target, params)  # ahead of tracing: no conversion runs while torch traces
+    except Exception:  # a helper the converter cannot read or convert stays a plain call
+        return None
+    ctx.rewrote = True
+    updated = call(
+        rt("updated_arguments"), node.func, ast.Tuple([constant(p) for p in params], ast.Load()), *node.args
+    )
+    targets = ast.Tuple([name(caller, True) for caller, _ in pairs], ast.Store())
+    return [ast.fix_missing_locations(ast.copy_location(ast.Assign([targets], updated), stmt))]
+
+
+class ArgumentUpdatesRebind(Pass):
+    """``helper(a, buf)`` storing into ``buf`` -> ``buf, = updated_arguments(...)`` (module docstring)."""
+
+    name = "argument-updates-rebind"
+
+    def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        map_blocks(func, lambda stmt: _rebind(stmt, ctx))
