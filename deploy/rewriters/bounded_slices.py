@@ -86,14 +86,7 @@ def stored_in_window(x: torch.Tensor, entries: tuple, value: torch.Tensor) -> to
     for dim, entry in enumerate(entries):
         if isinstance(entry, slice) and entry == slice(None):
             continue
-        size = x.shape[dim]
-        positions = torch.arange(size)
-        inside = (positions >= _resolved(entry.start, 0, size)) & (
-            positions < _resolved(entry.stop, size, size)
-        )
-        shape = [1] * x.dim()
-        shape[dim] = -1
-        inside = inside.reshape(shape)
+        inside = _inside(x, dim, entry)
         mask = inside if mask is None else mask & inside
     return x.clone() if mask is None else torch.where(mask, value.reshape(()), x)
 
@@ -103,17 +96,24 @@ def stored_in_slice(x: torch.Tensor, dim: int, entry: object, value: torch.Tenso
     ``v``'s entry ``p - start``, the rest keeps ``x``. A slice store would read the bounds as ints,
     which torch cannot inside a graph op. ``v`` gets one zero entry more, so the positions outside
     the slice (where the result keeps ``x``) read a valid entry even when the slice is empty."""
-    size = x.shape[dim]
-    start, stop = _resolved(entry.start, 0, size), _resolved(entry.stop, size, size)
-    positions = torch.arange(size)
-    shape = [1] * x.dim()
-    shape[dim] = -1
-    inside = ((positions >= start) & (positions < stop)).reshape(shape)
+    inside = _inside(x, dim, entry)
     value = value.reshape((1,) * (x.dim() - value.dim()) + tuple(value.shape))
     if not is_sym_int(value.shape[dim]) and value.shape[dim] == 1:
         return torch.where(inside, value, x)  # one entry along the slice: broadcast, as Python's store
     pad = list(value.shape)
     pad[dim] = 1
     padded = torch.cat([value, value.new_zeros(pad)], dim)
-    taken = torch.minimum((positions - start).clamp(min=0), torch.full_like(positions, value.shape[dim]))
+    positions = torch.arange(x.shape[dim])
+    taken = positions - _resolved(entry.start, 0, x.shape[dim])
+    taken = torch.minimum(taken.clamp(min=0), torch.full_like(positions, value.shape[dim]))
     return torch.where(inside, padded.index_select(dim, taken), x)
+
+
+def _inside(x: torch.Tensor, dim: int, entry: object) -> torch.Tensor:
+    """Which positions along ``dim`` the slice ``entry`` covers, shaped to broadcast against ``x``."""
+    size = x.shape[dim]
+    positions = torch.arange(size)
+    inside = (positions >= _resolved(entry.start, 0, size)) & (positions < _resolved(entry.stop, size, size))
+    shape = [1] * x.dim()
+    shape[dim] = -1
+    return inside.reshape(shape)

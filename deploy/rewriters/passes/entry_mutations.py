@@ -25,7 +25,7 @@ import ast
 import copy
 
 from deploy.rewriters.passes.base import Context, Pass, map_blocks, name
-from deploy.rewriters.passes.list_pops import _DEFERRED, _SIMPLE, _Replace
+from deploy.rewriters.passes.list_pops import named_once, only_pop, replaced
 
 _LOOPS = (ast.For, ast.While)
 
@@ -83,23 +83,13 @@ def _position(pop: ast.Call) -> int | None:
 
 def _the_pop(stmt: ast.stmt) -> tuple[ast.Call, ast.Subscript] | None:
     """The one pop of an entry a simple statement makes, when it can run ahead of the statement."""
-    if not isinstance(stmt, _SIMPLE):
+    pop = only_pop(stmt)
+    if pop is None or len(pop.args) > 1 or pop.keywords:
         return None
-    pops, todo = [], [(stmt, False)]
-    while todo:
-        node, deferred = todo.pop()
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop":
-            pops.append((node, deferred))
-        deferred = deferred or isinstance(node, _DEFERRED)
-        todo.extend((child, deferred) for child in ast.iter_child_nodes(node))
-    if len(pops) != 1 or pops[0][1] or len(pops[0][0].args) > 1 or pops[0][0].keywords:
-        return None
-    pop = pops[0][0]
     entry = _entry(pop.func.value)
-    if entry is None or _position(pop) is None:
+    if entry is None or _position(pop) is None or not named_once(stmt, entry.value.id):
         return None
-    mentions = [n for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == entry.value.id]
-    return (pop, entry) if len(mentions) == 1 else None
+    return pop, entry
 
 
 def _pop(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
@@ -119,7 +109,7 @@ def _pop(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
         rest = ast.BinOp(before, ast.Add(), after)
     out.append(_store(entry, rest, stmt))
     if not (isinstance(stmt, ast.Expr) and stmt.value is pop):  # `q[k].pop(0)` alone: the value is dropped
-        out.append(ast.fix_missing_locations(_Replace(pop, name(temp)).visit(stmt)))
+        out.append(ast.fix_missing_locations(replaced(stmt, pop, name(temp))))
     return out
 
 

@@ -46,9 +46,9 @@ def popped_list(node: ast.AST) -> str | None:
     return None
 
 
-def hoistable_pop(stmt: ast.AST) -> ast.Call | None:
-    """The one pop a simple statement makes, when it can run ahead of the statement (see the
-    module docstring); None otherwise."""
+def only_pop(stmt: ast.AST) -> ast.Call | None:
+    """The one ``.pop(...)`` call a simple statement makes, outside any part Python may skip or run
+    later; None when it makes none, several, or that one is in such a part."""
     if not isinstance(stmt, _SIMPLE):
         return None
     pops, todo = [], [(stmt, False)]
@@ -58,14 +58,20 @@ def hoistable_pop(stmt: ast.AST) -> ast.Call | None:
             pops.append((node, deferred))
         deferred = deferred or isinstance(node, _DEFERRED)
         todo.extend((child, deferred) for child in ast.iter_child_nodes(node))
-    if len(pops) != 1 or pops[0][1]:
-        return None
-    pop = pops[0][0]
-    target = popped_list(pop)
-    if target is None:
-        return None
-    mentions = [n for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == target]
-    return pop if len(mentions) == 1 else None
+    return pops[0][0] if len(pops) == 1 and not pops[0][1] else None
+
+
+def named_once(stmt: ast.AST, identifier: str) -> bool:
+    """``identifier`` appears exactly once in ``stmt`` (the popped list, nowhere else)."""
+    return sum(1 for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == identifier) == 1
+
+
+def hoistable_pop(stmt: ast.AST) -> ast.Call | None:
+    """The one pop a simple statement makes, when it can run ahead of the statement (see the
+    module docstring); None otherwise."""
+    pop = only_pop(stmt)
+    target = popped_list(pop) if pop is not None else None
+    return pop if target is not None and named_once(stmt, target) else None
 
 
 def hoistable_pops(statements) -> set[int]:
@@ -81,6 +87,11 @@ class _Replace(ast.NodeTransformer):
         return self.replacement if node is self.target else super().visit(node)
 
 
+def replaced(stmt: ast.stmt, target: ast.AST, replacement: ast.AST) -> ast.stmt:
+    """``stmt`` with the node ``target`` (the pop) replaced by ``replacement``."""
+    return _Replace(target, replacement).visit(stmt)
+
+
 def hoist_pop(stmt: ast.stmt, names: set[str], ctx: Context, visit) -> list[ast.stmt] | None:
     """``stmt`` with its pop of one of ``names`` taken out ahead of it (``visit``: the caller's
     rewrite of the pop's index and of the rest of the statement); None when it makes no such pop."""
@@ -94,5 +105,5 @@ def hoist_pop(stmt: ast.stmt, names: set[str], ctx: Context, visit) -> list[ast.
     out = [ast.copy_location(first, stmt)]
     if isinstance(stmt, ast.Expr) and stmt.value is pop:
         return out  # `stack.pop(0)`: the value is dropped
-    rest = visit(_Replace(pop, name(temp)).visit(stmt))
+    rest = visit(replaced(stmt, pop, name(temp)))
     return [*out, *(rest if isinstance(rest, list) else [rest])]

@@ -32,21 +32,33 @@ def at_least_window(
     grown = [i for i in (0, 1) if shape[1 + i] is None and extents[i] > 1]
     if ctx.index == 0 or not grown:
         return tensor, shape
-    options = schema.ShapeOptionsT()
-    options.outType = schema.TensorType.INT32
-    dims = ctx.emit(OPS.SHAPE, [tensor], (4,), np.int32, options=options)
     need = np.zeros(4, np.int32)
     for i in grown:
         need[1 + i] = extents[i]
-    short = elementwise_values(ctx, OPS.SUB, ctx.const(need), dims)
-    short = elementwise_values(ctx, OPS.MAXIMUM, short, ctx.const(np.zeros(4, np.int32)))
+    return _padded(ctx, tensor, shape, dtype, np.zeros(4, np.int32), need, "window_pad"), shape
+
+
+def _padded(ctx: LoweringContext, tensor: int, shape: tuple, dtype, front, back, name: str) -> int:
+    """``tensor`` zero-padded on each axis to at least ``front[i]`` + ``back[i]`` entries, taken from
+    the front and the back: ``max(0, need - n)`` zeros on a side, computed at run time."""
+    rank = len(shape)
+    options = schema.ShapeOptionsT()
+    options.outType = schema.TensorType.INT32
+    dims = ctx.emit(OPS.SHAPE, [tensor], (rank,), np.int32, options=options)
+    sides = []
+    for need in (front, back):
+        if not need.any():
+            sides.append(ctx.int32_tensor(np.zeros(rank, np.int32)))
+            continue
+        short = elementwise_values(ctx, OPS.SUB, ctx.const(need), dims)
+        short = elementwise_values(ctx, OPS.MAXIMUM, short, ctx.const(np.zeros(rank, np.int32)))
+        sides.append(short.tensor)
     pack = schema.PackOptionsT()
     pack.valuesCount, pack.axis = 2, 1
-    zeros = ctx.int32_tensor(np.zeros(4, np.int32))
-    paddings = ctx.emit(OPS.PACK, [zeros, short.tensor], (4, 2), np.int32, options=pack)
-    out = ctx.new_tensor(shape, dtype, name="window_pad")
+    paddings = ctx.emit(OPS.PACK, sides, (rank, 2), np.int32, options=pack)
+    out = ctx.new_tensor(shape, dtype, name=name)
     ctx.sg.add_op(OPS.PAD, [tensor, paddings.tensor], [out], schema.PadOptionsT())
-    return out, shape
+    return out
 
 
 def at_least_slice_extent(ctx: LoweringContext, x, starts, ends, axes, steps, static_out) -> int:
@@ -70,17 +82,4 @@ def at_least_slice_extent(ctx: LoweringContext, x, starts, ends, axes, steps, st
             front[perm.index(axis)] = -begin  # x[-k:], x[-k:-j]: needs k entries
     if not (front.any() or back.any()):
         return tensor
-    options = schema.ShapeOptionsT()
-    options.outType = schema.TensorType.INT32
-    dims = ctx.emit(OPS.SHAPE, [tensor], (x.rank,), np.int32, options=options)
-    pads = []
-    for need in (front, back):
-        short = elementwise_values(ctx, OPS.SUB, ctx.const(need), dims)
-        short = elementwise_values(ctx, OPS.MAXIMUM, short, ctx.const(np.zeros(x.rank, np.int32)))
-        pads.append(elementwise_values(ctx, OPS.MUL, short, ctx.const((need > 0).astype(np.int32))))
-    pack = schema.PackOptionsT()
-    pack.valuesCount, pack.axis = 2, 1
-    paddings = ctx.emit(OPS.PACK, [pads[0].tensor, pads[1].tensor], (x.rank, 2), np.int32, options=pack)
-    out = ctx.new_tensor(x.tflite_shape, x.dtype, name="slice_pad")
-    ctx.sg.add_op(OPS.PAD, [tensor, paddings.tensor], [out], schema.PadOptionsT())
-    return out
+    return _padded(ctx, tensor, x.tflite_shape, x.dtype, front, back, "slice_pad")
