@@ -40,6 +40,8 @@ def _chain(thunks, how: str) -> object:
     combine = torch.logical_and if how == "and" else torch.logical_or
     value = thunks[0]()
     for thunk in thunks[1:]:
+        # a list a graph loop carries is a (buffer, count) tuple, always truthy: its length decides
+        value = list_truth(value)
         if is_symbolic(value):
             left, right = truth(value), truth(thunk())
             value = mark_combined(combine(_bool_tensor(left), _bool_tensor(right)), left, right, how)

@@ -9,12 +9,17 @@ list (queues per stage) become stores of a new entry, which the loop can carry:
             ...                                          ...
             pipeline[k - 1].append(shipped)              pipeline[k - 1] = pipeline[k - 1] + [shipped]
 
+A store into an entry's entry, ``groups[-1][1] = i`` (an event's end moved on), is taken apart the
+same way: ``_deploy_entry_1 = groups[-1]``, ``_deploy_entry_1[1] = i``, ``groups[-1] = _deploy_entry_1``.
+Eagerly the first store writes the inner list (or row) in place and the second stores it back
+unchanged; in a graph op each is functional and the outer store is the assignment the loop carries.
+
 A graph loop carries a list of lists entry by entry (list_state.py); a mutation in place is seen by
 no pass, but a store ``pipeline[k] = ...`` is (``hs[layer] = h`` already converts). Eagerly the result
 is the same list values; only an inner list also held under another name would differ, and
 verification against the unchanged model catches that.
 
-Only ``xs[i].append(v)`` as a statement, and ``xs[i].pop()`` / ``.pop(-1)`` / ``.pop(<int>)`` as the
+Only ``xs[i][j] = v`` (one target, ``i`` and ``j`` free of calls and slices), ``xs[i].append(v)`` as a statement, and ``xs[i].pop()`` / ``.pop(-1)`` / ``.pop(<int>)`` as the
 one pop of a simple statement (not in a part Python may skip, ``xs`` named nowhere else in it), with
 ``xs`` a plain name and ``i`` free of calls, are rewritten; anything else stays as it was.
 """
@@ -63,6 +68,24 @@ def _append(stmt: ast.stmt) -> list[ast.stmt] | None:
         return None
     grown = ast.BinOp(_load(entry), ast.Add(), ast.List([value.args[0]], ast.Load()))
     return [_store(entry, grown, stmt)]
+
+
+def _nested_store(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
+    """``xs[i][j] = v`` -> ``e = xs[i]; e[j] = v; xs[i] = e``."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return None
+    target = stmt.targets[0]
+    if not isinstance(target, ast.Subscript) or _entry(target.value) is None:
+        return None
+    if any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await, ast.Slice)) for n in ast.walk(target.slice)):
+        return None
+    entry, temp = target.value, ctx.fresh("entry")
+    inner = ast.Subscript(name(temp), copy.deepcopy(target.slice), ast.Store())
+    taken = ast.Assign([name(temp, True)], _load(entry))
+    out = [ast.fix_missing_locations(ast.copy_location(taken, stmt))]
+    out.append(ast.fix_missing_locations(ast.copy_location(ast.Assign([inner], stmt.value), stmt)))
+    out.append(_store(entry, name(temp), stmt))
+    return out
 
 
 def _position(pop: ast.Call) -> int | None:
@@ -118,7 +141,7 @@ def _rewrite_loop_bodies(node: ast.AST, ctx: Context) -> None:
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
         if isinstance(child, _LOOPS):
-            map_blocks(child, lambda stmt: _append(stmt) or _pop(stmt, ctx))
+            map_blocks(child, lambda stmt: _append(stmt) or _pop(stmt, ctx) or _nested_store(stmt, ctx))
         else:
             _rewrite_loop_bodies(child, ctx)
 

@@ -254,12 +254,14 @@ class ReturnsInLoopsToBreaks(Pass):
                 del out[len(out) - len(moved) :]
                 read, made = _outside_reads(moved)
                 read |= {n.id for n in _walk([stmt]) if isinstance(n, ast.Name)} - made
-                renames = {t: ctx.fresh("at") for t in sorted(counters & read)}
+                # an inner loop's copy of its counter (a capture) is an int before every loop too
+                counted = counters | (set(captures) & locals_)
+                renames = {t: ctx.fresh("at") for t in sorted(counted & read)}
                 captures.extend(renames.values())
                 # values the body assigns (`lo, hi = table[r]` before `return f(lo, hi)`): read after
                 # the loop only where the `return` ran, so a copy with no value before the loop is a
                 # result slot (a placeholder on the paths that never set it), not a local one path lacks
-                renames.update({t: ctx.fresh("last") for t in sorted((locals_ - counters) & read)})
+                renames.update({t: ctx.fresh("last") for t in sorted((locals_ - counted) & read)})
                 for target, copy in renames.items():
                     out.append(ast.copy_location(ast.Assign([name(copy, True)], name(target)), stmt))
                 if renames:

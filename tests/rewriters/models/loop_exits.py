@@ -219,6 +219,32 @@ class CountdownTrace(nn.Module):
         return codes, torch.tensor(count)
 
 
+class FirstHotTile(nn.Module):
+    """Scans a grid of tiles row by row and returns where the first hot tile is: both loops'
+    counters, read by a `return` inside the inner loop, and the heat map so far."""
+
+    def forward(self, image):
+        nh, nw = image.shape[0] // 4, image.shape[1] // 4
+        heat = image.new_zeros((nh, nw))
+        for i in range(nh):
+            for j in range(nw):
+                tile = image[i * 4 : (i + 1) * 4, j * 4 : (j + 1) * 4]
+                if tile.mean() < 0.1:
+                    continue  # an empty tile
+                heat[i, j] = tile.mean()
+                if tile.max() > 1.5:
+                    if tile.max() > 2.0:
+                        return heat, torch.tensor([i, j])
+        return heat, torch.tensor([-1, -1])
+
+
+def _image(h, w, hot=None):
+    x = torch.rand(h, w, generator=torch.Generator().manual_seed(5))
+    if hot is not None:
+        x[hot] = 3.0
+    return x
+
+
 CASES = [
     Case(
         "return_in_a_loop_with_the_rows_so_far",
@@ -311,6 +337,19 @@ CASES = [
             (torch.tensor([1.0, -1.0, 1.0, 1.0, 1.0, -3.0, 1.0, 1.0]),),  # returns early: padded
         ],
         ({0: torch.export.Dim("steps", min=2, max=32)},),
+        constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "return_in_an_inner_loop_reading_both_counters",
+        FirstHotTile,
+        (_image(12, 8, (9, 5)),),
+        [
+            (_image(8, 8),),  # no hot tile: both loops run out
+            (_image(8, 8) * 0.1,),  # every tile empty
+            (_image(8, 12, (1, 2)),),  # the first tile is hot
+            (_image(16, 8, (13, 1)),),  # the last row of tiles
+        ],
+        ({0: torch.export.Dim("rows", min=8, max=32), 1: torch.export.Dim("cols", min=8, max=32)},),
         constructs=("for->while_loop", "if->cond"),
     ),
 ]

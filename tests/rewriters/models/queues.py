@@ -59,6 +59,27 @@ class LaneStacks(nn.Module):
         return total, torch.stack([lanes[0][-1], lanes[1][-1]])
 
 
+class EventGroups(nn.Module):
+    """Steep samples (a data-dependent count) are grouped into events ``[start, end]``: a sample
+    close to the last event moves that event's end (``groups[-1][1] = i``), else starts a new one."""
+
+    def forward(self, trace):
+        steep = (trace[1:] - trace[:-1]).abs() > 0.5
+        n = int(steep.sum().item())
+        cand = steep.nonzero().squeeze(1)
+        groups = []
+        for k in range(n):
+            i = int(cand[k])
+            if groups and i - groups[-1][1] <= 2:
+                groups[-1][1] = i
+                continue
+            groups.append([i, i])
+        rises = []
+        for a, b in groups:
+            rises.append(trace[b + 1] - trace[a])
+        return torch.stack(rises) if rises else trace.new_zeros(0)
+
+
 CASES = [
     Case(
         "queue_per_stage_popped_and_appended_in_a_loop",
@@ -83,6 +104,18 @@ CASES = [
             ),  # heavy and light on both lanes
         ],
         ({0: WEEKS},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "entry_of_a_list_entry_stored_in_a_loop",
+        seeded(EventGroups),
+        (torch.tensor([0.0, 1.0, 2.0, 2.0, 3.0, 3.0, 3.0, 3.0, 3.0, 4.0, 4.0]),),
+        [
+            (torch.zeros(6),),  # no steep sample: no events
+            (torch.tensor([0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]),),  # one steep sample: one event
+            (torch.tensor([0.0, 1.0, 2.0, 3.0, 3.0, 3.0, 3.0, 3.0, 4.0, 5.0]),),  # a long event, then a new one
+        ],
+        ({0: torch.export.Dim("samples", min=4, max=32)},),
         constructs=("for->while_loop",),
     ),
 ]
