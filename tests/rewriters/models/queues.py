@@ -113,7 +113,9 @@ CASES = [
         [
             (torch.zeros(6),),  # no steep sample: no events
             (torch.tensor([0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]),),  # one steep sample: one event
-            (torch.tensor([0.0, 1.0, 2.0, 3.0, 3.0, 3.0, 3.0, 3.0, 4.0, 5.0]),),  # a long event, then a new one
+            (
+                torch.tensor([0.0, 1.0, 2.0, 3.0, 3.0, 3.0, 3.0, 3.0, 4.0, 5.0]),
+            ),  # a long event, then a new one
         ],
         ({0: torch.export.Dim("samples", min=4, max=32)},),
         constructs=("for->while_loop",),
