@@ -3,6 +3,9 @@
 
 import ast
 
+import torch
+
+from deploy.rewriters.convert import convert_function, converted_source
 from deploy.rewriters.passes.loop_exits import _feeding
 
 
@@ -23,3 +26,24 @@ def test_a_call_that_mutates_or_a_non_assignment_ends_the_run():
 def test_a_name_read_before_it_is_reassigned_stays_with_its_reader_in_the_loop():
     # moving `y = h(x)` would read x after the loop, where `x = k(y)` has changed it
     assert _moved("a = 1\ny = h(x)\nx = k(y)\nz = x + 1") == ["x = k(y)", "z = x + 1"]
+
+
+def first_hot_tile(image):
+    for i in range(image.shape[0] // 4):
+        for j in range(image.shape[1] // 4):
+            if image[i * 4 : (i + 1) * 4, j * 4 : (j + 1) * 4].max() > 2.0:
+                return torch.tensor([i, j])
+    return torch.tensor([-1, -1])
+
+
+def test_a_return_in_an_inner_loop_copies_the_inner_counter_as_an_initialised_int():
+    # the inner loop's `return` leaves its counter in a copy that has a value (0) before every loop;
+    # the outer loop's copy of that copy must have one too: a copy without one is a placeholder
+    # slot, which a probe of the outer body has to fill (and a body calling a submodule could not)
+    image = torch.rand(12, 8, generator=torch.Generator().manual_seed(0))
+    hot = image.clone()
+    hot[9, 5] = 3.0
+    converted = convert_function(first_hot_tile)
+    for x in (image, hot):
+        assert torch.equal(converted(x), first_hot_tile(x))
+    assert "_deploy_last" not in converted_source(first_hot_tile)
