@@ -12,6 +12,7 @@ from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
 from deploy.rewriters.passes.entry_mutations import EntryMutationsToStores
 from deploy.rewriters.passes.fill_rest import FillRestToFlag
 from deploy.rewriters.passes.guarded_appends import AppendsAfterBreak
+from deploy.rewriters.passes.inline_helpers import InlineListHelpers
 from deploy.rewriters.passes.iteration import UnbindLoopsToRange
 from deploy.rewriters.passes.list_lengths import ListLengthCounters
 from deploy.rewriters.passes.list_loops import ListLoopsToRange
@@ -33,6 +34,7 @@ from deploy.rewriters.passes.truncations import TruncationsToSlices
 
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
+    InlineListHelpers(),
     ArgumentUpdatesRebind(),
     EntryMutationsToStores(),
     SubscriptUpdatesToStores(),

@@ -59,9 +59,10 @@ class ConditionalAppends(Pass):
                     out.append(ast.fix_missing_locations(ast.copy_location(replaced, stmt)))
                     continue
                 stmt.body, stmt.orelse = self._block(stmt.body), self._block(stmt.orelse)
+                before, after = _lifted(stmt, self.ctx)
                 hoisted = _hoisted(stmt, self.ctx)
-                if hoisted is not None:
-                    out.extend(hoisted)
+                if hoisted is not None or after:
+                    out.extend([*before, *(hoisted or [stmt]), *after])
                     continue
             elif isinstance(stmt, (ast.With, ast.Try)) or stays_python(stmt, self.local):
                 stmt.body = self._block(stmt.body)
@@ -134,6 +135,55 @@ def _hoisted(stmt: ast.If, ctx: Context) -> list[ast.stmt] | None:
         )
     out = (taken if test else []) + [stmt] + [ast.copy_location(a, stmt) for a in after]
     return [ast.fix_missing_locations(s) for s in out]
+
+
+def _append_if_target(stmt: ast.stmt) -> str | None:
+    """``xs = _deploy_rt.append_if(xs, test, thunk)`` (an inner `if` this pass rewrote): ``xs``."""
+    if not (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and isinstance(stmt.value, ast.Call)
+        and ast.dump(stmt.value.func) == ast.dump(rt("append_if"))
+        and len(stmt.value.args) == 3
+        and isinstance(stmt.value.args[0], ast.Name)
+        and stmt.value.args[0].id == stmt.targets[0].id
+    ):
+        return None
+    return stmt.targets[0].id
+
+
+def _lifted(stmt: ast.If, ctx: Context) -> tuple[list[ast.stmt], list[ast.stmt]]:
+    """An inner conditional append in a branch (``if a: ... if b: xs.append(v)``, a helper's body
+    inlined there) moves after this `if` too: the branch keeps its test in a flag that is False on
+    the other paths, and the list gets the value after the `if` where the flag holds. Returns the
+    flags' initial assignments and the appends; nothing when the `if` may leave early or reads the
+    list besides those appends."""
+    if has_node([stmt], (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom)):
+        return [], []
+    before, after = [], []
+    for field in ("body", "orelse"):
+        block = []
+        for s in getattr(stmt, field):
+            target = _append_if_target(s)
+            uses = sum(isinstance(n, ast.Name) and n.id == target for n in ast.walk(stmt))
+            if target is None or uses != 2:
+                block.append(s)
+                continue
+            flag, value = ctx.fresh("kept"), s.value.args[2]
+            before.append(ast.copy_location(ast.Assign([name(flag, True)], ast.Constant(False)), stmt))
+            block.append(ast.copy_location(ast.Assign([name(flag, True)], s.value.args[1]), s))
+            if not (isinstance(value.body, ast.Name) and value.body.id.startswith("_deploy_appended")):
+                # the value may read what only this branch assigns: computed here, where it holds
+                temp = ctx.fresh("appended")
+                inner = ast.If(name(flag), [ast.Assign([name(temp, True)], value.body)], [])
+                inner._deploy_what = ctx.source_of(s.value.args[1])
+                block.append(ast.copy_location(inner, s))
+                value = thunk(name(temp))
+            appended = call(rt("append_if"), name(target), name(flag), value)
+            after.append(ast.copy_location(ast.Assign([name(target, True)], appended), stmt))
+        setattr(stmt, field, block)
+    return [ast.fix_missing_locations(s) for s in before], [ast.fix_missing_locations(s) for s in after]
 
 
 def _assigning(block: list[ast.stmt], target: str, temp: str) -> list[ast.stmt]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import abc
 import ast
+import linecache
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -43,6 +44,8 @@ class Context:
     def new_site(self, construct: str, node: ast.AST, what: str, unsupported: str = "") -> int:
         line = getattr(node, "lineno", self.first_line)
         window = sites.source_window(self.lines, line, self.first_line)
+        if not window:  # a statement inlined from a helper of the same file (inline_helpers.py)
+            window = sites.source_window(linecache.getlines(self.file), line, 1)
         site = sites.new_site(construct, self.file, line, what, window, unsupported)
         self.site_ids.append(site.id)
         return site.id

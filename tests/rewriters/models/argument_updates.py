@@ -1,4 +1,6 @@
-"""A helper that stores into a tensor its caller passed (``visible[r, c] = 1.0``), with a `while` of
+"""A helper that appends to a list its caller passed (``segments.append(...)`` under a tensor `if`),
+called from a loop's branches and once after it: its body is inlined (passes/inline_helpers.py).
+A helper that stores into a tensor its caller passed (``visible[r, c] = 1.0``), with a `while` of
 its own and a `return` inside it, called as a statement in a loop over a dynamic size: the caller
 sees the stores (passes/argument_updates.py)."""
 
@@ -29,6 +31,35 @@ class ColumnLighting(nn.Module):
         return lit, lit.sum()
 
 
+class Segmenter(nn.Module):
+    """Splits a signal into runs above a level; a run long enough is kept as (mean, length)."""
+
+    def __init__(self, min_len=2):
+        super().__init__()
+        self.min_len = min_len
+
+    def close_run(self, runs, x, start, end, scale=1.0):
+        if end - start >= self.min_len:
+            length = torch.tensor(float(end - start))
+            runs.append(torch.stack([x[start:end].mean() * scale, length]))
+
+    def forward(self, x):
+        runs = []
+        start, inside = 0, False
+        for i in range(x.shape[0]):
+            if x[i] > 0.5:
+                if not inside:
+                    start, inside = i, True
+            elif inside:
+                self.close_run(runs, x, start, i)
+                inside = False
+        if inside:
+            self.close_run(runs, x, start, x.shape[0])
+        if len(runs) == 0:
+            return torch.zeros(1, 2)
+        return torch.stack(runs)
+
+
 def _grid(rows, walls):
     g = torch.zeros(rows, len(walls))
     for c, r in enumerate(walls):
@@ -45,5 +76,18 @@ CASES = [
         [_grid(5, [None, None]), _grid(5, [0, 3]), _grid(5, [1, None, 2, 0, None, 1, 2, None])],
         ({1: WIDTH},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "helper_appending_to_its_list_argument_in_a_loop",
+        seeded(Segmenter),
+        (torch.tensor([0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.9, 0.8]),),
+        [
+            (torch.zeros(4),),  # no run: an empty list
+            (torch.tensor([1.0, 0.0, 1.0, 0.0]),),  # runs too short to keep
+            (torch.tensor([0.0, 0.7, 0.9, 0.6, 0.8]),),  # one run, still open at the end
+            (torch.tensor([0.9, 0.9, 0.0, 0.0, 0.6, 0.7, 0.2, 0.9, 0.9, 0.9]),),  # several runs
+        ],
+        ({0: torch.export.Dim("n", min=2, max=32)},),
+        constructs=("for->scan", "if->cond"),
     ),
 ]

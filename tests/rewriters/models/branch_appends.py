@@ -51,6 +51,19 @@ def _floors(*waiting):
     return torch.tensor(list(waiting))
 
 
+class LateAlarm(nn.Module):
+    """After the readings, one more alarm row is kept only when the trace ends high and its peak
+    clears a second level: an append two `if`s deep, outside any loop."""
+
+    def forward(self, x):
+        alarms = [x[:2]]
+        if x[-1] > 0.5:
+            peak = x.max()
+            if peak > 2.0:
+                alarms.append(torch.stack([peak, x[-1]]))
+        return torch.stack(alarms)
+
+
 CASES = [
     Case(
         "append_among_a_branchs_updates_then_a_while_appending_to_the_same_list",
@@ -71,6 +84,18 @@ CASES = [
         (torch.tensor([2.0, 1.5, 0.5, 3.0]),),
         [(torch.tensor([0.2, 0.1, 0.4]),), (torch.tensor([1.5, 2.5, 0.5, 1.0, 3.0]),)],
         ({0: torch.export.Dim("readings", min=2, max=32)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "append_two_branches_deep_outside_loops",
+        LateAlarm,
+        (torch.tensor([0.1, 3.0, 0.2, 0.9]),),
+        [
+            (torch.tensor([0.1, 0.2, 0.3]),),  # ends low
+            (torch.tensor([0.1, 0.2, 0.9]),),  # ends high, peak below the second level
+            (torch.tensor([2.5, 0.2, 0.6, 0.7, 0.8]),),  # both levels cleared
+        ],
+        ({0: torch.export.Dim("n", min=3, max=16)},),
         constructs=("if->cond",),
     ),
 ]
