@@ -50,6 +50,7 @@ from deploy.rewriters.size_branches import (
     tracing_branches,
 )
 from deploy.rewriters.size_clamps import clamped_branches, on_unbacked_size
+from deploy.rewriters.stacked_outputs import boxed, unboxed
 from deploy.rewriters.trace_state import in_loop_body_now, probe_flag_kept, selects_in_body_now
 from deploy.rewriters.values import (
     as_predicate,
@@ -122,6 +123,11 @@ def _ints_as_tensors_again(result, pred, then_fn, else_fn):
 
 
 def _cond(pred, then_fn, else_fn):
+    # lists a graph loop filled cross the cond as their rows (stacked_outputs.py)
+    return unboxed(_tensor_cond(pred, boxed(then_fn), boxed(else_fn)))
+
+
+def _tensor_cond(pred, then_fn, else_fn):
     # a branch on a dynamic size: see size_branches.py; unbacked sizes read by a branch: closures.py
     # inside dynamo the branches are probed once (branch_probes.py): ints that differ cross the
     # cond as tensors, constants stay out of it
