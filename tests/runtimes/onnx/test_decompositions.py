@@ -96,3 +96,30 @@ def test_clamp_with_an_int_and_a_float_bound_translates():
         x = torch.randn(n, 2) * 50
         (got,) = session.run(None, {session.get_inputs()[0].name: x.numpy()})
         np.testing.assert_allclose(got, Clip()(x).numpy())
+
+
+def test_cross_entropy_per_token_over_a_dynamic_batch_translates():
+    """``F.cross_entropy(..., reduction="none")`` over dynamic sizes: torch.onnx's decomposition gave
+    a one-element loss ("shape '[s52, s27 - 1]' is invalid for input of size 1"); the gather form
+    keeps one loss per row, ignore_index and the mean/sum reductions included."""
+
+    class TokenLoss(torch.nn.Module):
+        def forward(self, logits, tokens):
+            b, n = tokens.shape
+            flat, target = logits[:, :-1].reshape(-1, 9), tokens[:, 1:].reshape(-1)
+            nll = F.cross_entropy(flat, target, reduction="none", ignore_index=0)
+            mean = F.cross_entropy(flat, target, ignore_index=0)
+            return nll.view(b, n - 1), mean, F.cross_entropy(flat, target, reduction="sum")
+
+    n = Dim("n", min=3, max=40)
+    dynamic = ({0: Dim("b", min=2, max=8), 1: n}, {0: Dim("b", min=2, max=8), 1: n})
+    example = (torch.randn(2, 6, 9), torch.randint(0, 9, (2, 6)))
+    session = _session(torch.export.export(TokenLoss(), example, dynamic_shapes=dynamic))
+    for b, length in ((2, 6), (5, 3), (3, 31)):
+        logits, tokens = torch.randn(b, length, 9), torch.randint(0, 9, (b, length))
+        tokens[0, 1] = 0  # an ignored target
+        feed = dict(zip([i.name for i in session.get_inputs()], (logits.numpy(), tokens.numpy())))
+        got = session.run(None, feed)
+        for g, e in zip(got, TokenLoss()(logits, tokens), strict=True):
+            assert g.shape == tuple(e.shape)
+            np.testing.assert_allclose(g, e.numpy(), rtol=1e-5, atol=1e-6)
