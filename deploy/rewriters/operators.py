@@ -53,6 +53,7 @@ from deploy.rewriters.size_clamps import clamped_branches, on_unbacked_size
 from deploy.rewriters.stacked_outputs import boxed, unboxed
 from deploy.rewriters.trace_state import in_loop_body_now, probe_flag_kept, selects_in_body_now
 from deploy.rewriters.values import (
+    StackedList,
     as_predicate,
     as_tensor_value,
     is_sym_bool,
@@ -123,11 +124,6 @@ def _ints_as_tensors_again(result, pred, then_fn, else_fn):
 
 
 def _cond(pred, then_fn, else_fn):
-    # lists a graph loop filled cross the cond as their rows (stacked_outputs.py)
-    return unboxed(_tensor_cond(pred, boxed(then_fn), boxed(else_fn)))
-
-
-def _tensor_cond(pred, then_fn, else_fn):
     # a branch on a dynamic size: see size_branches.py; unbacked sizes read by a branch: closures.py
     # inside dynamo the branches are probed once (branch_probes.py): ints that differ cross the
     # cond as tensors, constants stay out of it
@@ -290,6 +286,10 @@ def if_stmt(
             if selected is not None:
                 sites.mark_emitted(site_id, "if->where")
                 return attach(selected)
+        if any(isinstance(a, StackedList) for a in args):
+            # lists a graph loop filled cross the cond as their rows (stacked_outputs.py)
+            result = emit_cond(pred, boxed(then_branch), boxed(else_branch), site_id, names, "if->cond")
+            return attach(unboxed(result))
         return attach(emit_cond(pred, then_branch, else_branch, site_id, names, "if->cond"))
     taken = bool(pred)
     if not is_tracing():
