@@ -15,7 +15,8 @@ is the caller's name and every pass sees the append. (ArgumentUpdatesRebind hand
 store into a tensor argument.)
 
 Only a plain function of the caller's own file (``helper(...)``) or a method of ``self``
-(``self.helper(...)``), called as a statement inside a loop or an ``if`` with positional arguments
+(``self.helper(...)``), called as a statement in a block of a loop or an ``if`` (or of a statement
+holding one) with positional arguments
 (parameters left out take constant defaults); the list is a plain name; the helper has no
 ``return`` except a last bare one, no nested scopes, ``global``/``nonlocal``, ``yield`` or
 ``super``, and never rebinds the list parameter. Its locals and other parameters get fresh names
@@ -29,12 +30,21 @@ from __future__ import annotations
 import ast
 import copy
 
-from deploy.rewriters.analysis import assigned_names
-from deploy.rewriters.passes.base import Context, Pass, name
+from deploy.rewriters.analysis import assigned_names, has_node
+from deploy.rewriters.passes.base import Context, Pass, map_blocks, name
 
 _MUTATORS = {"append", "extend", "insert", "pop", "clear", "remove"}
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_REFUSED = (*_SCOPES, ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Await)
+_REFUSED = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.Global,
+    ast.Nonlocal,
+    ast.Yield,
+    ast.YieldFrom,
+    ast.Await,
+)
 
 
 def _mutated_lists(func: ast.FunctionDef, params: list[str]) -> set[str]:
@@ -152,22 +162,6 @@ class _Inliner:
         return bound
 
 
-def _inline_in_blocks(node: ast.AST, inliner: _Inliner, inside: bool) -> None:
-    for field_name in ("body", "orelse", "finalbody"):
-        block = getattr(node, field_name, None)
-        if not isinstance(block, list):
-            continue
-        new_block: list[ast.stmt] = []
-        for stmt in block:
-            if isinstance(stmt, _SCOPES):
-                new_block.append(stmt)
-                continue
-            _inline_in_blocks(stmt, inliner, inside or isinstance(stmt, (ast.For, ast.While, ast.If)))
-            replaced = inliner.inline(stmt) if inside else None
-            new_block.extend([stmt] if replaced is None else replaced)
-        setattr(node, field_name, new_block)
-
-
 class InlineListHelpers(Pass):
     """``self.helper(xs, ...)`` appending to ``xs``, in a loop or branch -> its body (docstring)."""
 
@@ -175,4 +169,7 @@ class InlineListHelpers(Pass):
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
         params = {a.arg for a in func.args.args + func.args.posonlyargs + func.args.kwonlyargs}
-        _inline_in_blocks(func, _Inliner(ctx, assigned_names(func.body) | params), False)
+        inliner = _Inliner(ctx, assigned_names(func.body) | params)
+        for stmt in func.body:  # calls in the blocks of the function's loops and branches, at any depth
+            if has_node([stmt], (ast.For, ast.While, ast.If)):
+                map_blocks(stmt, inliner.inline)

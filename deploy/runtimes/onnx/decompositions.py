@@ -271,45 +271,11 @@ def _is_view(node: Any) -> bool:
     return bool(schema and schema.returns and schema.returns[0].alias_info is not None)
 
 
-def _cross_entropy(x, target, weight=None, reduction=1, ignore_index=-100, label_smoothing=0.0):
-    """``F.cross_entropy`` with class-index targets, no weights and no smoothing, as log_softmax and a
-    gather along the class dim; the other forms by torch's core decomposition. torch.onnx's (and the
-    core) decompositions of ``reduction="none"`` over a dynamic batch cut by a size branch give a
-    one-element result ("shape '[s52, Min(256, s27) - 1]' is invalid for input of size 1")."""
-    import torch
-
-    if weight is not None or label_smoothing != 0.0 or target.dtype.is_floating_point or x.dim() < 2:
-        core = torch.export.default_decompositions()[torch.ops.aten.cross_entropy_loss.default]
-        return core(x, target, weight, reduction, ignore_index, label_smoothing)
-    valid = target != ignore_index
-    picked = torch.log_softmax(x, 1).gather(1, torch.where(valid, target, 0).unsqueeze(1)).squeeze(1)
-    losses = torch.where(valid, -picked, torch.zeros((), dtype=x.dtype))
-    if reduction == 0:
-        return losses
-    if reduction == 2:
-        return losses.sum()
-    return losses.sum() / valid.sum().to(x.dtype)
-
-
-def _loss_decompositions(program: Any) -> dict:
-    """``aten.cross_entropy_loss`` by ``_cross_entropy`` when the program (or a subgraph) holds it."""
-    import torch
-
-    op = torch.ops.aten.cross_entropy_loss.default
-    for module in program.graph_module.modules():
-        graph = getattr(module, "graph", None)
-        for node in graph.nodes if isinstance(graph, torch.fx.Graph) else ():
-            if node.op == "call_function" and node.target == op:
-                return {op: _cross_entropy}
-    return {}
-
-
 def size_exact(program: Any) -> Any:
     """``program`` with adaptive average pools over dynamic sizes decomposed (see module docstring),
     full amax/amin reductions given their dims, views passed to conds/loops copied, constant cond outputs
     taken out of the cond, dead nodes removed, argmax/argmin over
-    data-dependent lengths padded (empty_args.py), the ops of linalg.py by their definitions, and
-    cross-entropy / NLL losses by torch's core decompositions."""
+    data-dependent lengths padded (empty_args.py), and the ops of linalg.py by their definitions."""
     from deploy.runtimes.onnx.dead_conds import remove_dead_conds, remove_dead_nodes
     from deploy.runtimes.onnx.empty_args import pad_empty_arg_reductions
     from deploy.runtimes.onnx.linalg import table_for
@@ -322,7 +288,7 @@ def size_exact(program: Any) -> Any:
     _distinct_graph_op_operands(program)
     remove_dead_conds(program)
     _constant_cond_outputs(program)
-    table = {**table_for(program), **_loss_decompositions(program)}
+    table = table_for(program)
     import torch
 
     aten = torch.ops.aten

@@ -15,6 +15,9 @@
 - ``torch.cumprod(x, d)``: entry ``i`` is the product of entries ``0..i``, a ReduceProd over a
   lower-triangular mask (ones elsewhere): exact for ints and floats alike (``exp(cumsum(log))``
   is neither), at ``L*L`` entries per row of length ``L``.
+- ``F.cross_entropy`` with class-index targets, no weights and no smoothing: log_softmax and a
+  gather along the class dim (torch.onnx's own decomposition of ``reduction="none"`` over dynamic
+  sizes gives one element); the other forms by torch's core decomposition.
 """
 
 from __future__ import annotations
@@ -159,6 +162,26 @@ def cumprod(x, dim: int, *, dtype=None):
     return terms.prod(-1).movedim(-1, dim)
 
 
+def cross_entropy(x, target, weight=None, reduction=1, ignore_index=-100, label_smoothing=0.0):
+    """``F.cross_entropy`` with class-index targets, no weights and no smoothing, as log_softmax and a
+    gather along the class dim; the other forms by torch's core decomposition. torch.onnx's (and the
+    core) decompositions of ``reduction="none"`` over a dynamic batch cut by a size branch give a
+    one-element result ("shape '[s52, Min(256, s27) - 1]' is invalid for input of size 1")."""
+    import torch
+
+    if weight is not None or label_smoothing != 0.0 or target.dtype.is_floating_point or x.dim() < 2:
+        core = torch.export.default_decompositions()[torch.ops.aten.cross_entropy_loss.default]
+        return core(x, target, weight, reduction, ignore_index, label_smoothing)
+    valid = target != ignore_index
+    picked = torch.log_softmax(x, 1).gather(1, torch.where(valid, target, 0).unsqueeze(1)).squeeze(1)
+    losses = torch.where(valid, -picked, torch.zeros((), dtype=x.dtype))
+    if reduction == 0:
+        return losses
+    if reduction == 2:
+        return losses.sum()
+    return losses.sum() / valid.sum().to(x.dtype)
+
+
 def table_for(program: Any) -> dict:
     """The decompositions above that ``program`` (or one of its subgraphs) needs."""
     import torch
@@ -173,6 +196,7 @@ def table_for(program: Any) -> dict:
         aten.linalg_pinv.atol_rtol_float: pinv,
         aten.fft_rfftfreq.default: rfftfreq,
         aten.fft_fftfreq.default: fftfreq,
+        aten.cross_entropy_loss.default: cross_entropy,
     }
     sized = {  # the ops decomposed only for matrices of these sizes
         aten.linalg_solve.default: _small_static,
