@@ -81,15 +81,49 @@ def assigned_names(nodes: Iterable[ast.AST]) -> set[str]:
 
 
 def read_names(nodes: Iterable[ast.AST]) -> set[str]:
-    """Every name loaded anywhere under the nodes, nested scopes included (conservative)."""
+    """Every name loaded anywhere under the nodes, nested scopes included (conservative), except
+    the names a comprehension or a lambda binds for itself: ``[p[i] for i in ...]`` does not read
+    the ``i`` of the code around it."""
     names: set[str] = set()
     for node in nodes:
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-                names.add(sub.id)
-            elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
-                names.add(sub.target.id)
+        _loads(node, frozenset(), names)
     return names
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _loads(node: ast.AST, bound: frozenset[str], out: set[str]) -> None:
+    if isinstance(node, _COMPREHENSIONS):
+        _comprehension_loads(node, bound, out)
+        return
+    if isinstance(node, ast.Lambda):
+        for default in [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
+            _loads(default, bound, out)
+        params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
+        params |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a is not None}
+        _loads(node.body, bound | params, out)
+        return
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in bound:
+        out.add(node.id)
+    elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        if node.target.id not in bound:
+            out.add(node.target.id)
+    for child in ast.iter_child_nodes(node):
+        _loads(child, bound, out)
+
+
+def _comprehension_loads(node: ast.AST, bound: frozenset[str], out: set[str]) -> None:
+    """The first iterable is read where the comprehension stands; the rest sees its targets."""
+    inner = set(bound)
+    for index, generator in enumerate(node.generators):
+        _loads(generator.iter, frozenset(inner) if index else bound, out)
+        _target_names(generator.target, inner)
+        for test in generator.ifs:
+            _loads(test, frozenset(inner), out)
+    parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+    for part in parts:
+        _loads(part, frozenset(inner), out)
 
 
 def _live_before_stmt(stmt: ast.stmt, live_after: set[str]) -> set[str]:

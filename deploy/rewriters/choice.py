@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from deploy.rewriters import operators, sites, trace_state
+from deploy.rewriters.casts import tensor
 from deploy.rewriters.subscripts import getitem
 from deploy.rewriters.values import as_tensor_value, is_symbolic, is_tracing
 
@@ -44,9 +45,30 @@ class Choice:
 
         return pick(0)
 
+    def __getattr__(self, attribute: str):
+        """``self.subsystems[i].essential``: an attribute every entry has. One value when they agree;
+        numbers, bools or same-shaped tensors as a table read at the index; modules or other
+        callables as a Choice among them."""
+        if attribute.startswith("__") or "items" not in self.__dict__:
+            raise AttributeError(attribute)
+        values = [getattr(item, attribute) for item in self.items]
+        first = values[0]
+        if all(type(v) is type(first) and type(v) in (int, float, bool, str) and v == first for v in values):
+            return first
+        if all(type(v) in (int, float) for v in values) or all(type(v) is bool for v in values):
+            return Choice(values, self.index, self.site_id).tensor()
+        if all(isinstance(v, torch.Tensor) and v.shape == first.shape for v in values):
+            return Choice(values, self.index, self.site_id).tensor()
+        if all(callable(v) for v in values):
+            return Choice(values, self.index, self.site_id)
+        raise AttributeError(f"{attribute}: the entries' values differ in kind")
+
     def tensor(self) -> torch.Tensor:
         """The entry of a list of same-shaped tensors: stacked, then index_select."""
-        stacked = torch.stack([torch.as_tensor(item) for item in self.items])
+        if all(type(item) in (int, float, bool) for item in self.items):
+            stacked = tensor(self.items)  # (not torch.as_tensor: a lifted constant in a graph op's body)
+        else:
+            stacked = torch.stack([torch.as_tensor(item) for item in self.items])
         index = torch.remainder(self.index.reshape(1), len(self.items))
         return stacked.index_select(0, index).squeeze(0)
 

@@ -186,6 +186,13 @@ def _scalar_entry(value: object) -> bool:
     return type(value) in (int, float) or is_sym_int(value)
 
 
+def _bool_entry(value: object) -> bool:
+    """A Python bool or a 0-d bool tensor."""
+    if isinstance(value, torch.Tensor):
+        return value.dim() == 0 and value.dtype == torch.bool
+    return type(value) is bool
+
+
 def _stored_at_run_time_position(entries: list, index: object, value: object) -> list:
     """``points[w] = v`` of a Python list at a position known only at run time (``w`` picked by a
     converted branch): every entry becomes ``v`` where the position is its own and stays otherwise,
@@ -194,6 +201,11 @@ def _stored_at_run_time_position(entries: list, index: object, value: object) ->
     position = as_tensor_value(index).reshape(()).to(torch.int64)
     position = torch.where(position < 0, position + size, position)
     value = as_tensor_value(value)
+    if value.dtype == torch.bool:  # (onnxruntime has no Where kernel on bools: and/or instead)
+        return [
+            ((position == i) & value) | ((position != i) & as_tensor_value(old))
+            for i, old in enumerate(entries)
+        ]
     return [torch.where(position == i, value, as_tensor_value(old)) for i, old in enumerate(entries)]
 
 
@@ -239,6 +251,8 @@ def setitem(obj: object, index: object, value: object) -> object:
         return obj
     if is_tracing() and isinstance(obj, list) and _run_time_position(index):
         if all(_scalar_entry(v) for v in obj) and _scalar_entry(as_tensor_value(value)):
+            return _stored_at_run_time_position(obj, index, value)
+        if all(_bool_entry(v) for v in [*obj, value]):  # `enabled[i] = False` of `[True] * n`
             return _stored_at_run_time_position(obj, index, value)
     if is_tracing() and isinstance(obj, StackedList):  # `v[i] = x` of a list a graph loop filled
         return StackedList([], setitem(obj.stacked_with_prefix(), index, value))

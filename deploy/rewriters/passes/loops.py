@@ -56,7 +56,23 @@ def _guard_python(loop: ast.stmt, site: int) -> list[ast.stmt]:
         loop.test = call(rt("python_predicate"), loop.test, constant(site))
     else:
         loop.iter.args = [call(rt("python_predicate"), a, constant(site)) for a in loop.iter.args]
+    flag = getattr(loop, "_break_flag", None)
+    if flag:  # a `break` the flags pass turned into a flag: a Python one stops the loop, a tensor one
+        # cannot (the iterations after it would run unguarded): an error naming the loop
+        stop = ast.If(call(rt("python_predicate"), name(flag), constant(site)), [ast.Break()], [])
+        loop.body.insert(0, ast.copy_location(stop, loop.body[0]))
     return [loop]
+
+
+def _copy_counter(loop: ast.For, ctx: Context) -> None:
+    """``for i in range(n): ...`` with ``i`` read after the loop: the loop counts in a fresh name and
+    the body's first statement copies it to ``i``, an ordinary loop variable. A loop that stops at a
+    tensor `break` then leaves the value of the iteration that broke (a counter the graph loop
+    advanced, or a Python loop's idle iterations, would not)."""
+    copy = ctx.fresh("counter")
+    first = ast.Assign([name(loop.target.id, True)], name(copy))
+    loop.body.insert(0, ast.copy_location(first, loop.body[0]))
+    loop.target = ast.copy_location(name(copy, True), loop.target)
 
 
 def _accumulators(body: list[ast.stmt]) -> list[tuple[int, str, ast.expr]]:
@@ -226,6 +242,8 @@ class ForRangeToLoop(Pass):
 
     def rewrite(self, loop: ast.For, ctx: Context) -> list[ast.stmt]:
         header = getattr(loop, "_deploy_what", None) or f"for {loop.target.id} in {ctx.source_of(loop.iter)}"
+        if not _keep_python(loop) and loop.target.id in getattr(loop, "_live_after", set()):
+            _copy_counter(loop, ctx)
         guarded = getattr(loop, "_deploy_guarded_appends", [])
         accumulators = _accumulators(loop.body)
         acc_indices = {i for i, _, _ in accumulators}
@@ -234,7 +252,7 @@ class ForRangeToLoop(Pass):
         sites.get_site(site).row_appends = getattr(loop, "_deploy_row_appends", {})
         sites.get_site(site).ceiling_blocks = getattr(loop, "_deploy_ceiling_blocks", False)
         counter = loop.target.id
-        if _keep_python(loop) or counter in getattr(loop, "_live_after", set()):
+        if _keep_python(loop):
             return _guard_python(loop, site)
         body = list(loop.body)
         appended = [temp for temp, _ in guarded]

@@ -16,6 +16,7 @@ from tests.rewriters.models import (
     exits,
     extra,
     filled_lists,
+    flag_lists,
     helper_returns,
     idioms,
     in_place,
@@ -78,6 +79,7 @@ CASES = (
     + picked_rows.CASES
     + calls.CASES
     + shapes.CASES
+    + flag_lists.CASES
     + extra.CASES
     + exits.CASES
     + indexing.CASES

@@ -176,7 +176,37 @@ class LastSeen(nn.Module):
         return torch.stack(hits), cache
 
 
+class CounterAfterBreak(nn.Module):
+    """The loop counter read after a tensor `break`: the index where a running sum first passes a
+    level, over a Python-bounded prefix and over the whole (dynamic) length."""
+
+    def forward(self, x):
+        acc = torch.zeros(())
+        for i in range(4):
+            acc = acc + x[i]
+            if acc > 1.0:
+                break
+        total = torch.zeros(())
+        for j in range(x.shape[0]):
+            total = total + x[j]
+            if total > 2.0:
+                break
+        return acc * i, total * j
+
+
 CASES = [
+    Case(
+        "counter_read_after_a_tensor_break",
+        seeded(CounterAfterBreak),
+        (torch.tensor([0.1, 0.2, 0.3, 0.4, 0.5]),),
+        [
+            (torch.tensor([0.5, 0.7, 0.9, 0.1, 0.1]),),  # both break early (i = 1, j = 2)
+            (torch.tensor([2.5, 0.7, 0.1, 0.1]),),  # both break on the first step
+            (torch.full((9,), 0.1),),  # neither breaks: the last counters (3 and 8)
+        ],
+        ({0: torch.export.Dim("n", min=4, max=32)},),
+        constructs=("for->while_loop",),
+    ),
     Case(
         "while_counter_bound_appends",
         seeded(WhileGreedy),
