@@ -165,6 +165,10 @@ def _as_table(values: tuple | list) -> torch.Tensor | None:
     row; None for anything else (modules, mixed shapes, bools)."""
     if values and all(type(v) in (int, float) for v in values):
         return tensor(list(values))  # (not torch.tensor: a lifted constant in a graph op's body)
+    if values and all(type(v) in (tuple, list) and len(v) == len(values[0]) and v for v in values):
+        rows = [list(v) for v in values]  # `DELTAS[move]` of ((-1, 0), (1, 0), ...): a 2-D table
+        if all(type(e) in (int, float) for row in rows for e in row):
+            return tensor(rows)
     if values and all(isinstance(v, torch.Tensor) for v in values):
         first = values[0]
         if all(v.dtype == first.dtype and v.shape == first.shape for v in values):

@@ -1,7 +1,8 @@
 """Python tables looked up at a size a converted branch set: a list indexed by the number of rounds
 kept (``BEST_OF[m]``) and a dict of adjustments read with ``.get(m, 0.0)`` and ``[m]`` (Python
 would hash the symbolic size); and a dict of per-phase command rows looked up by the phase a
-state machine in a converted loop carries (``DEMANDS[phase][j]``)."""
+state machine in a converted loop carries (``DEMANDS[phase][j]``); a tuple of (row, column) steps
+indexed by a recorded move (``dr, dc = STEPS[int(moves[t])]``)."""
 
 import torch
 from torch import nn
@@ -13,6 +14,7 @@ ADJUST = {3: -2.0, 4: -1.0, 6: -1.0}
 BONUS = {3: 1, 5: 2, 8: 3, 9: 4, 10: 5}
 IDLE, DIG, LIFT = 0, 1, 2
 DEMANDS = {IDLE: (0.0, 0.0), DIG: (0.8, -0.3), LIFT: (0.2, 0.9)}
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
 
 
 class BestOfRecent(nn.Module):
@@ -49,7 +51,42 @@ class PhaseCommands(nn.Module):
         return torch.stack(commands)
 
 
+class ReplayMoves(nn.Module):
+    """A walker on a walled grid replays recorded moves: a move into a wall is a bump."""
+
+    def forward(self, walls, moves):
+        r, c = torch.tensor(1), torch.tensor(1)
+        bumps = torch.tensor(0)
+        for t in range(moves.shape[0]):
+            dr, dc = STEPS[int(moves[t])]
+            if walls[r + dr, c + dc]:
+                bumps = bumps + 1
+                continue
+            r, c = r + dr, c + dc
+        return torch.stack([r, c, bumps])
+
+
+def _walled(h: int, w: int) -> torch.Tensor:
+    walls = torch.ones(h, w, dtype=torch.bool)
+    walls[1:-1, 1:-1] = False
+    return walls
+
+
 CASES = [
+    Case(
+        "table_of_steps_indexed_by_a_recorded_move",
+        seeded(ReplayMoves),
+        (_walled(5, 6), torch.tensor([3, 3, 1, 1, 2])),
+        [
+            (_walled(4, 4), torch.tensor([0, 2, 3, 1, 1, 3, 3])),  # bumps (up, left) and steps
+            (_walled(6, 5), torch.tensor([1, 3])),  # no bumps
+        ],
+        (
+            {0: torch.export.Dim("h", min=3, max=16), 1: torch.export.Dim("w", min=3, max=16)},
+            {0: torch.export.Dim("moves", min=2, max=32)},
+        ),
+        constructs=("for->while_loop",),
+    ),
     Case(
         "dict_and_list_tables_read_at_a_size_a_branch_set",
         seeded(BestOfRecent),
