@@ -26,7 +26,8 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def _literal(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+    """A string literal, or None (a state machine's "no token yet": ``state = None``)."""
+    return isinstance(node, ast.Constant) and (isinstance(node.value, str) or node.value is None)
 
 
 def _literals(node: ast.AST) -> list[ast.Constant] | None:
@@ -47,11 +48,29 @@ class _Uses(ast.NodeVisitor):
         self.other: set[str] = set()
         self.nested: set[str] = set()
         self.keys: dict[str, list[ast.Subscript]] = {}  # `self.heads[name]` reads
+        self.identity: dict[str, list[ast.Compare]] = {}  # `state is None` tests
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and _literal(node.value):
             self.literals.setdefault(node.targets[0].id, []).append(node.value)
             self.assigned.add(node.targets[0].id)
+            return
+        target = node.targets[0]
+        if (  # `state, value = "number", c - 48`: each literal entry as its own assignment
+            len(node.targets) == 1
+            and isinstance(target, ast.Tuple)
+            and isinstance(node.value, ast.Tuple)
+            and len(target.elts) == len(node.value.elts)
+            and all(isinstance(t, ast.Name) for t in target.elts)
+        ):
+            for name_node, value in zip(target.elts, node.value.elts):
+                if _literal(value):
+                    self.literals.setdefault(name_node.id, []).append(value)
+                    self.assigned.add(name_node.id)
+                else:
+                    self.assigned.add(name_node.id)
+                    self.other.add(name_node.id)
+                    self.visit(value)
             return
         self.generic_visit(node)
 
@@ -59,10 +78,15 @@ class _Uses(ast.NodeVisitor):
         if (
             isinstance(node.left, ast.Name)
             and len(node.ops) == 1
-            and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn))
+            and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is, ast.IsNot))
             and _literals(node.comparators[0]) is not None
         ):
             literals = _literals(node.comparators[0])
+            if isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+                if literals[0].value is not None:
+                    self.generic_visit(node)
+                    return
+                self.identity.setdefault(node.left.id, []).append(node)
             self.literals.setdefault(node.left.id, []).extend(literals)
             return
         self.generic_visit(node)
@@ -101,8 +125,12 @@ class StringStatesToCodes(Pass):
         params = {a.arg for a in func.args.args + func.args.kwonlyargs + func.args.posonlyargs}
         # assigned here (a module constant compared with a literal stays a string)
         names = (set(uses.literals) & uses.assigned) - uses.other - uses.nested - params
+        # at least one string (a variable only ever None is an optional: passes/optionals.py)
+        names = {n for n in names if any(isinstance(c.value, str) for c in uses.literals[n])}
         for name in sorted(names):
-            codes: dict[str, int] = {}
+            for test in uses.identity.get(name, []):  # `state is None` of codes: `state == code`
+                test.ops = [ast.Eq() if isinstance(test.ops[0], ast.Is) else ast.NotEq()]
+            codes: dict[str | None, int] = {}
             for constant in uses.literals[name]:
                 constant.value = codes.setdefault(constant.value, len(codes))
             literals = ast.Tuple([ast.Constant(text) for text in codes], ast.Load())

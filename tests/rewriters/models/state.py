@@ -1,6 +1,7 @@
 """Recurrent state that starts as None (first iteration peeled), adaptive computation time,
 dict outputs, branches on the loop counter, ranges that start at 1, a variable every branch of
-an if/elif/else in a loop body sets afresh (its value before the loop never read there)."""
+an if/elif/else in a loop body sets afresh (its value before the loop never read there), a
+string state that starts as None and is set together with other values (``state, n = "num", 1``)."""
 
 import torch
 from torch import nn
@@ -210,7 +211,50 @@ class Rotations(nn.Module):
         return state, torch.stack(trace), torch.tensor(steps)
 
 
+class NumberRuns(nn.Module):
+    """A lexer's state machine: ``state`` is None between tokens, "num" inside a run of digits and
+    "word" inside a run of letters; a digit run's length is counted alongside."""
+
+    def forward(self, chars):
+        state = None
+        length = torch.tensor(0)
+        longest = torch.tensor(0)
+        words = torch.tensor(0)
+        for i in range(chars.shape[0]):
+            c = chars[i]
+            if c >= 48 and c <= 57:
+                if state == "num":
+                    length = length + 1
+                else:
+                    state, length = "num", torch.tensor(1)
+            elif c >= 97 and c <= 122:
+                if state != "word":
+                    words = words + 1
+                state = "word"
+            else:
+                state = None
+            if state is not None and state == "num":
+                longest = torch.maximum(longest, length)
+        return torch.stack([longest, words, torch.tensor(1 if state is None else 0)])
+
+
+def _text(s: str) -> torch.Tensor:
+    return torch.tensor([ord(ch) for ch in s])
+
+
 CASES = [
+    Case(
+        "string_state_that_starts_as_none",
+        seeded(NumberRuns),
+        (_text("ab 123 c45"),),
+        [
+            (_text("x1 9999 yy "),),  # ends between tokens (None)
+            (_text("12"),),  # digits only
+            (_text("  "),),  # never leaves None
+        ],
+        ({0: FRAMES},),
+        constructs=("for->while_loop",),
+    ),
     Case(
         "rnn_cell_state_starts_none",
         seeded(CellNoneInit),
