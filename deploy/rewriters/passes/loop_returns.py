@@ -26,6 +26,7 @@ import ast
 
 from deploy.rewriters.analysis import has_node
 from deploy.rewriters.passes.base import Context, Pass, name
+from deploy.rewriters.passes.returns import returns_none_and_values
 
 _LOOPS = (ast.For, ast.While)
 
@@ -87,7 +88,10 @@ class ReturnsInLoopsToFlags(Pass):
         loops = [n for n in ast.walk(func) if isinstance(n, _LOOPS)]
         if not any(_returns(loop.body) for loop in loops):
             return
-        flag, result = ctx.fresh("returned"), ctx.fresh("return")
+        # a result None on some paths (`return None`, or falling off the end) carries a presence
+        # flag through the conds (optional_returns.py); else the caller's `is not None` is always true
+        optional = returns_none_and_values(func) or not isinstance(func.body[-1], ast.Return)
+        flag, result = ctx.fresh("returned"), ctx.fresh("return_opt" if optional else "return")
         first = func.body[0]
         body = _guard(func.body, flag, result)
         init = [_assign(flag, ast.Constant(False), first), _assign(result, ast.Constant(None), first)]

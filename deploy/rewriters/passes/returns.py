@@ -76,7 +76,7 @@ class _ReturnToAssign(ast.NodeTransformer):
     visit_Lambda = visit_AsyncFunctionDef = visit_While = visit_For = visit_FunctionDef
 
 
-def _returns_none_and_values(func: ast.FunctionDef) -> bool:
+def returns_none_and_values(func: ast.FunctionDef) -> bool:
     nones = values = False
     for node in own_returns(func.body):
         is_none = node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None)
@@ -105,7 +105,7 @@ class ReturnToElse(Pass):
             return
         last = func.body[-1]
         # `return None` on one path and a value on another: the caller may test `is None`
-        result = ctx.fresh("return_opt" if _returns_none_and_values(func) else "return")
+        result = ctx.fresh("return_opt" if returns_none_and_values(func) else "return")
         rewriter = _ReturnToAssign(result)
         last.body = [rewriter.visit(s) for s in last.body]
         last.orelse = [rewriter.visit(s) for s in last.orelse]

@@ -1,6 +1,7 @@
 """``best = None`` ... ``if best is None or s > best``, and helpers that ``return None`` on some
 paths: a value that is None on one path and a tensor on another, which a torch.cond cannot merge
-without a presence flag."""
+without a presence flag; a helper whose `return` inside a loop gives a value and whose end
+gives None (a checkout table searched for a finishing double)."""
 
 import torch
 from torch import nn
@@ -124,7 +125,51 @@ class CheapestJoin(nn.Module):
         return torch.stack(picks), total
 
 
+DOUBLES = [40, 36, 20, 16]
+SETUP = [60, 57, 25]
+
+
+def finishing_double(rem):
+    for d in DOUBLES:
+        if rem == d:
+            return torch.tensor(d)
+    return None
+
+
+def checkout(rem):
+    zero = torch.tensor(0)
+    d = finishing_double(rem)
+    if d is not None:
+        return torch.stack([d, zero]), torch.tensor(True)
+    for a in SETUP:
+        d = finishing_double(rem - a)
+        if d is not None:
+            return torch.stack([torch.tensor(a), d]), torch.tensor(True)
+    return torch.zeros(2, dtype=torch.int64), torch.tensor(False)
+
+
+class Checkout(nn.Module):
+    """``d = finishing_double(rem)`` then ``if d is not None``: the helper's None comes from falling
+    out of its loop, so the presence flag must ride on the loop's return slot."""
+
+    def forward(self, remaining, form):
+        darts, found = checkout(remaining)
+        return darts, form.mean() * found.float()
+
+
 CASES = [
+    Case(
+        "helper_returns_in_a_loop_or_none_at_its_end",
+        seeded(Checkout),
+        (torch.tensor(100), torch.rand(5)),
+        [
+            (torch.tensor(36), torch.rand(3)),  # one dart
+            (torch.tensor(97), torch.rand(4)),  # two darts (57, D20)
+            (torch.tensor(7), torch.rand(6)),  # no checkout: every helper call falls out of its loop
+            (torch.tensor(200), torch.rand(2)),  # no checkout
+        ],
+        (None, {0: torch.export.Dim("throws", min=2, max=16)}),
+    ),
     Case(
         "a_none_start_tested_with_is_none_under_a_tensor_continue",
         seeded(BeamChildren),
