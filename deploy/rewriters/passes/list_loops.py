@@ -18,6 +18,7 @@ growing list has no graph form).
 from __future__ import annotations
 
 import ast
+import builtins
 
 from deploy.rewriters.analysis import assigned_names
 from deploy.rewriters.passes.base import Context, Pass, call, map_blocks, name, rooted_at_self, rt
@@ -88,11 +89,14 @@ def _tolist_of(node: ast.expr) -> ast.expr | None:
 
 
 def _loopable(node: ast.expr) -> bool:
-    """A name, a subscript (`x[mask]`, `xs[1:]`) or a method / torch call (`torch.nonzero(m)`):
+    """A name, a subscript (`x[mask]`, `xs[1:]`), a method / torch call (`torch.nonzero(m)`) or a
+    call of a function of the user's (`find_segments(labels)`, a list a converted loop filled):
     what it holds is only known when the loop runs (seq_of). Loops over `self.<attr>` (module
     lists) and over builtins' results (`range`) keep their own forms."""
     if isinstance(node, (ast.Name, ast.Subscript)):
         return not rooted_at_self(node.value) if isinstance(node, ast.Subscript) else True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return not hasattr(builtins, node.func.id)
     return (
         isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not rooted_at_self(node.func)
     )

@@ -1,5 +1,5 @@
 """Loops over a tensor's slices (`for x_t in x.unbind(1)`): a loop over the dim's size; loops over
-lists the model built (`zip(drafted, probs)`, `reversed(outs)`), with `break` and a loop `else`."""
+lists the model built (`zip(drafted, probs)`, `reversed(outs)`), with `break` and a loop `else`; a loop over a helper's result (`for seg in find_runs(labels)`)."""
 
 import torch
 from torch import nn
@@ -162,6 +162,37 @@ class SmoothStages(nn.Module):
         return torch.stack(out)
 
 
+def find_runs(labels):
+    """Runs of equal labels as [start, end, label] rows, found by a `while` over a cursor."""
+    runs = []
+    i = 0
+    while i < labels.shape[0]:
+        j = i + 1
+        while j < labels.shape[0] and labels[j] == labels[i]:
+            j += 1
+        runs.append(torch.stack([torch.tensor(i), torch.tensor(j), labels[i]]))
+        i = j
+    return runs
+
+
+class ShortRunsRemoved(nn.Module):
+    """Runs of class 1 shorter than 3 become class 0: a loop over the helper's list of runs (a list
+    of a data-dependent length: iterated item by item, torch would fix it)."""
+
+    def forward(self, scores):
+        labels = scores.argmax(-1)
+        out = labels.clone()
+        for run in find_runs(labels):
+            if run[2] != 1 or run[1] - run[0] >= 3:
+                continue
+            out[int(run[0]) : int(run[1])] = 0
+        return out
+
+
+def _labelled(labels: list[int]) -> tuple:
+    return (torch.nn.functional.one_hot(torch.tensor(labels), 2).float(),)
+
+
 def _prefixes() -> list[tuple]:
     # nothing drafted; the first draft rejected; one accepted then one rejected; all accepted (else)
     drafts = [([10, 8, 9, 3], 0), ([8, 8, 0, 5, 13, 3, 10], 5), ([0, 6, 15, 13, 12, 12], 3), ([11, 9], 1)]
@@ -171,6 +202,17 @@ def _prefixes() -> list[tuple]:
 LENGTH = torch.export.Dim("length", min=2, max=64)
 
 CASES = [
+    Case(
+        "loop_over_a_helpers_list_of_runs",
+        seeded(ShortRunsRemoved),
+        _labelled([0, 1, 1, 0, 1, 1, 1, 1, 0]),
+        [
+            _labelled([1, 1]),  # one short run
+            _labelled([0, 0, 0]),  # no run of class 1
+            _labelled([1, 0, 1, 1, 1, 0, 1, 1, 0, 1]),  # short and long runs
+        ],
+        ({0: STEPS},),
+    ),
     Case(
         "loop_reads_its_last_appended_value",
         seeded(SmoothStages),
