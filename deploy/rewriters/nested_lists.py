@@ -22,9 +22,7 @@ def chunk(rows, bounds: tuple, sites: int) -> tuple:
         raise ValueError("an inner loop whose list stays empty while tracing has no row shape")
     start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (*bounds, 1)[:3]
     trips = (stop - start + step - 1) // step
-    # at least 2 rows: a loop body (traced by dynamo) taking a buffer of 0 or 1 rows as an input
-    # specialises it to its example size (`W // 32 >= 2` on a dim whose minimum is 32)
-    capacity = torch.sym_max(trips, 2) * sites  # (inside dynamo, builtin max of a size is not max)
+    capacity = torch.sym_max(trips, 0) * sites  # (inside dynamo, builtin max of a size is not max)
     count = stacked.shape[0]
     torch._check(count <= capacity)
     padding = stacked.new_zeros((capacity - count, *stacked.shape[1:]))
