@@ -55,9 +55,8 @@ class Choice:
         first = values[0]
         if all(type(v) is type(first) and type(v) in (int, float, bool, str) and v == first for v in values):
             return first
-        if all(type(v) in (int, float) for v in values) or all(type(v) is bool for v in values):
-            return Choice(values, self.index, self.site_id).tensor()
-        if all(isinstance(v, torch.Tensor) and v.shape == first.shape for v in values):
+        numbers = all(type(v) in (int, float) for v in values) or all(type(v) is bool for v in values)
+        if numbers or all(isinstance(v, torch.Tensor) and v.shape == first.shape for v in values):
             return Choice(values, self.index, self.site_id).tensor()
         if all(callable(v) for v in values):
             return Choice(values, self.index, self.site_id)

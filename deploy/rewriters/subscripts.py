@@ -20,6 +20,7 @@ from deploy.rewriters.bounded_slices import (
 from deploy.rewriters.branch_guards import in_guarded_branch
 from deploy.rewriters.casts import tensor
 from deploy.rewriters.mappings import lookup, run_time_key
+from deploy.rewriters.run_time_positions import read_at, run_time_position, stored_at
 from deploy.rewriters.trace_state import in_loop_body_now, selects_in_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
 
@@ -60,10 +61,10 @@ def getitem(obj: object, index: object) -> object:
         obj = obj.stacked_with_prefix()  # ``gaps[k]``: a row of a loop's appended values
     if run_time_key(obj, index):  # `ADJUST[m]` of a dict, m a size a converted branch set
         return lookup(obj, index)
-    if is_tracing() and isinstance(obj, (tuple, list)) and _run_time_position(index):
-        table = _as_table(obj)
-        if table is not None:  # `BASE_RATES[tier]`, tier set by a converted branch
-            return _picked_row(table, index)
+    if is_tracing() and isinstance(obj, (tuple, list)) and run_time_position(index):
+        row = read_at(obj, index)
+        if row is not None:  # `BASE_RATES[tier]`, tier set by a converted branch
+            return row
     if not (is_tracing() and isinstance(obj, torch.Tensor)):
         return obj[_plain(index)]
     if in_guarded_branch() and type(index) is int and obj.dim() and is_sym_int(obj.shape[0]):
@@ -154,74 +155,6 @@ def _read_or_zeros(obj: torch.Tensor, index: int) -> torch.Tensor:
     return padded.index_select(0, position)[0]
 
 
-def _run_time_position(index: object) -> bool:
-    """A 0-d integer tensor, or a symbolic int: an unbacked one, or a size (``BEST_OF[m]`` with ``m =
-    min(n, 10)``: Python's list indexing would fix it to the example's value)."""
-    return is_sym_int(index) or is_scalar_index(index)
-
-
-def _as_table(values: tuple | list) -> torch.Tensor | None:
-    """A tuple/list of numbers (or of same-shaped tensors of one dtype) as one tensor, each entry a
-    row; None for anything else (modules, mixed shapes, bools)."""
-    if values and all(type(v) in (int, float) for v in values):
-        return tensor(list(values))  # (not torch.tensor: a lifted constant in a graph op's body)
-    if values and all(type(v) in (tuple, list) and len(v) == len(values[0]) and v for v in values):
-        rows = [list(v) for v in values]  # `DELTAS[move]` of ((-1, 0), (1, 0), ...): a 2-D table
-        if all(type(e) in (int, float) for row in rows for e in row):
-            return tensor(rows)
-    if values and all(isinstance(v, torch.Tensor) for v in values):
-        first = values[0]
-        if all(v.dtype == first.dtype and v.shape == first.shape for v in values):
-            return torch.stack(list(values))
-    if values and all(_scalar_entry(v) for v in values):
-        # `points[w]` of `[0, 0]` a converted loop carries (its entries 0-d tensors by now)
-        entries = [as_tensor_value(v) for v in values]
-        dtype = entries[0].dtype
-        for entry in entries[1:]:
-            dtype = torch.promote_types(dtype, entry.dtype)
-        return torch.stack([entry.to(dtype) for entry in entries])
-    return None
-
-
-def _scalar_entry(value: object) -> bool:
-    """A Python int/float, a symbolic int or a 0-d int/float tensor (a list of such is one table)."""
-    if isinstance(value, torch.Tensor):
-        return value.dim() == 0 and value.dtype != torch.bool
-    return type(value) in (int, float) or is_sym_int(value)
-
-
-def _bool_entry(value: object) -> bool:
-    """A Python bool or a 0-d bool tensor."""
-    if isinstance(value, torch.Tensor):
-        return value.dim() == 0 and value.dtype == torch.bool
-    return type(value) is bool
-
-
-def _stored_at_run_time_position(entries: list, index: object, value: object) -> list:
-    """``points[w] = v`` of a Python list at a position known only at run time (``w`` picked by a
-    converted branch): every entry becomes ``v`` where the position is its own and stays otherwise,
-    so the list keeps its length (a graph op carries it entry by entry)."""
-    size = len(entries)
-    position = as_tensor_value(index).reshape(()).to(torch.int64)
-    position = torch.where(position < 0, position + size, position)
-    value = as_tensor_value(value)
-    if value.dtype == torch.bool:  # (onnxruntime has no Where kernel on bools: and/or instead)
-        return [
-            ((position == i) & value) | ((position != i) & as_tensor_value(old))
-            for i, old in enumerate(entries)
-        ]
-    return [torch.where(position == i, value, as_tensor_value(old)) for i, old in enumerate(entries)]
-
-
-def _picked_row(table: torch.Tensor, index: object) -> torch.Tensor:
-    """``table[index]`` by index_select: Python's negative positions counted from the end, and a
-    position eager would refuse clamped (the graph computes untaken branches too)."""
-    size = table.shape[0]
-    position = as_tensor_value(index).reshape(1).to(torch.int64)
-    position = torch.where(position < 0, position + size, position).clamp(0, size - 1)
-    return table.index_select(0, position)[0]
-
-
 def _non_negative(index: torch.Tensor, size: object) -> torch.Tensor:
     # Loop counters are non-negative; a remainder by a symbolic size would not translate to ONNX.
     del size
@@ -253,11 +186,10 @@ def setitem(obj: object, index: object, value: object) -> object:
         obj = list(obj)
         obj[index] = value
         return obj
-    if is_tracing() and isinstance(obj, list) and _run_time_position(index):
-        if all(_scalar_entry(v) for v in obj) and _scalar_entry(as_tensor_value(value)):
-            return _stored_at_run_time_position(obj, index, value)
-        if all(_bool_entry(v) for v in [*obj, value]):  # `enabled[i] = False` of `[True] * n`
-            return _stored_at_run_time_position(obj, index, value)
+    if is_tracing() and isinstance(obj, list) and run_time_position(index):
+        stored = stored_at(obj, index, value)
+        if stored is not None:  # `points[w] = v`, `enabled[i] = False` at a run-time position
+            return stored
     if is_tracing() and isinstance(obj, StackedList):  # `v[i] = x` of a list a graph loop filled
         return StackedList([], setitem(obj.stacked_with_prefix(), index, value))
     if type(obj).__name__ == "RowList":  # `bins[b] = v` of a list a graph loop carries (row_lists.py)
@@ -305,7 +237,7 @@ def _one_run_time_slice(obj: torch.Tensor, entries: tuple, value: object) -> int
 
 
 def _run_time_bound(entry: object) -> bool:
-    return any(_run_time_position(b) for b in (entry.start, entry.stop) if b is not None)
+    return any(run_time_position(b) for b in (entry.start, entry.stop) if b is not None)
 
 
 def _window_store(obj: torch.Tensor, entries: tuple, value: object) -> bool:
@@ -319,7 +251,7 @@ def _window_store(obj: torch.Tensor, entries: tuple, value: object) -> bool:
     bounds = [b for e in entries for b in (e.start, e.stop) if b is not None]
     if torch.compiler.is_dynamo_compiling():  # a run-time int is a 0-d tensor there
         return any(is_scalar_index(b) for b in bounds)
-    return any(_run_time_position(b) for b in bounds)
+    return any(run_time_position(b) for b in bounds)
 
 
 def _update(value: object, obj: torch.Tensor) -> torch.Tensor:

@@ -56,11 +56,6 @@ def _guard_python(loop: ast.stmt, site: int) -> list[ast.stmt]:
         loop.test = call(rt("python_predicate"), loop.test, constant(site))
     else:
         loop.iter.args = [call(rt("python_predicate"), a, constant(site)) for a in loop.iter.args]
-    flag = getattr(loop, "_break_flag", None)
-    if flag:  # a `break` the flags pass turned into a flag: a Python one stops the loop, a tensor one
-        # cannot (the iterations after it would run unguarded): an error naming the loop
-        stop = ast.If(call(rt("python_predicate"), name(flag), constant(site)), [ast.Break()], [])
-        loop.body.insert(0, ast.copy_location(stop, loop.body[0]))
     return [loop]
 
 

@@ -64,11 +64,10 @@ class _Uses(ast.NodeVisitor):
             and all(isinstance(t, ast.Name) for t in target.elts)
         ):
             for name_node, value in zip(target.elts, node.value.elts):
+                self.assigned.add(name_node.id)
                 if _literal(value):
                     self.literals.setdefault(name_node.id, []).append(value)
-                    self.assigned.add(name_node.id)
                 else:
-                    self.assigned.add(name_node.id)
                     self.other.add(name_node.id)
                     self.visit(value)
             return
