@@ -132,6 +132,9 @@ class _CallRewriter(ast.NodeTransformer):
             and len(node.args) in (1, 2)
             and not node.keywords
         ):
+            # `max(40 - n // 2, 15)` of a dynamic size in a helper without control flow: Python's max
+            # compares, a guard the size-branch retry drops, so one side was taken for every size
+            self.ctx.rewrote = self.ctx.rewrote or len(node.args) == 2
             return ast.copy_location(ast.Call(rt(func.id + "_"), node.args, []), node)
         if isinstance(func, ast.Name) and func.id == "round" and len(node.args) == 1 and not node.keywords:
             self.ctx.rewrote = True  # `int(round(k * dm * f ** -2))` of the loop's counter in a body

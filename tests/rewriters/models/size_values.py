@@ -196,6 +196,23 @@ class DispersedSum(nn.Module):
         return out
 
 
+class ThinkTime(nn.Module):
+    """``max(40 - n // 2, 15)`` of a dynamic size in a helper without control flow, after a size
+    branch: a Python max compares sizes, a guard the size-branch retry dropped, so one side was
+    taken for every size."""
+
+    def moves_to_go(self, played):
+        return max(40 - played // 2, 15)
+
+    def forward(self, evals, clock):
+        if evals.shape[0] < 8:
+            return clock[0] * 0.01
+        base = clock[0] / self.moves_to_go(evals.shape[0])
+        if evals[-1] > evals[0]:
+            return base * 1.5
+        return base
+
+
 CASES = [
     Case(
         "a_range_step_picked_by_a_size_test",
@@ -276,5 +293,17 @@ CASES = [
         [(torch.randn(2, 20),), (torch.randn(11, 40),)],
         ({0: torch.export.Dim("channels", min=2, max=12), 1: torch.export.Dim("samples", min=8, max=64)},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "python_max_of_a_size_in_a_helper_without_control_flow",
+        seeded(ThinkTime),
+        (torch.arange(30.0), torch.tensor([300.0])),
+        [
+            (-torch.arange(30.0), torch.tensor([300.0])),
+            (torch.arange(70.0), torch.tensor([120.0])),  # the floor of 15 moves
+            (torch.arange(2.0), torch.tensor([60.0])),  # the size branch
+        ],
+        ({0: torch.export.Dim("plies", min=2, max=200)}, None),
+        constructs=("if->cond",),
     ),
 ]
