@@ -16,6 +16,7 @@ from deploy.exporter.branches import covering_cases
 from deploy.exporter.export import export_program
 from deploy.exporter.freeze import freeze
 from deploy.exporter.loader import LoadedModel
+from deploy.exporter.other_examples import export_at_some_example
 from deploy.exporter.report import ArtifactResult, build_report, input_entries, write_report
 from deploy.exporter.shapes import dynamic_dims
 from deploy.exporter.targets import EmitContext, check_available, check_before_emitting, emit, parse_targets
@@ -95,7 +96,9 @@ def trace(loaded: LoadedModel, options: ExportOptions, progress: Progress, dump_
         module = rewritten.module
     progress("torch.export" + (" (--static: every dim specialised to the example)" if options.static else ""))
     start = time.perf_counter()
-    program, notes = export_program(module, loaded.example_inputs, dynamic)
+    program, notes = export_at_some_example(
+        module, loaded.example_inputs, loaded.verify_inputs, dynamic, export_program
+    )
     seconds = time.perf_counter() - start
     if options.static:
         notes.append("--static: every dim specialised to the example inputs' sizes")
