@@ -221,3 +221,52 @@ def test_an_if_branch_slicing_more_samples_than_the_run_has_still_prepares(tmp_p
         np.testing.assert_allclose(
             session.run([x.numpy()])[0], model.reference(x).detach().numpy(), rtol=1e-5, atol=1e-5
         )
+
+
+FORECAST = """
+import torch
+
+class Forecast(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.head = torch.nn.Linear(4, 1)
+
+    def forward(self, prices):
+        values = [prices[0]]
+        for t in range(1, prices.shape[0]):
+            if prices[t] < 0:
+                break
+            values.append(prices[t])
+        window = torch.stack(values)[-5:]
+        if window.shape[0] > 4:
+            return self.head(window[1:] / window[:-1] - 1.0)
+        return torch.zeros(1)
+
+def model():
+    return Forecast()
+
+def example_inputs():
+    return (torch.tensor([1.0, 1.1, 1.2, 1.1, 1.3, 1.4]),)
+
+def dynamic_shapes():
+    return ({0: torch.export.Dim("weeks", min=4, max=32)},)
+
+def verify_inputs():
+    return [
+        (torch.tensor([1.0, 1.1, 1.2, 1.3]),),  # 4 values: the else branch
+        (torch.tensor([1.0, 1.1, -1.0, 1.3, 1.2, 1.5]),),  # a break after 2 values
+        (torch.arange(1.0, 21.0),),
+    ]
+"""
+
+
+def test_an_if_branch_multiplying_a_run_time_sized_vector_by_weights_still_prepares(tmp_path, write_model):
+    # `head(window[1:] / window[:-1])` needs 4 returns; at 4 weeks (3 returns) LiteRT could not
+    # prepare the branch for "more than 4 values" although only the else branch runs there: the
+    # returns are read at exactly the weights' 4 rows (short_windows.exact_extent)
+    import deploy
+
+    res = deploy.export(write_model(FORECAST), targets=["tflite"], out=tmp_path / "out")
+    parity = res.artifacts["tflite"].parity
+    assert parity.ok and parity.cases >= 4

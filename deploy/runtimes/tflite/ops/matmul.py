@@ -21,6 +21,7 @@ from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
 from deploy.runtimes.tflite.ops._common import attr, elementwise_values, out_shape, scalar
 from deploy.runtimes.tflite.ops.reduction import reduce
+from deploy.runtimes.tflite.ops.short_windows import exact_extent
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value
 
@@ -114,6 +115,7 @@ def lower_matmul(ctx: LoweringContext, node: ir.Node) -> Value:
     if a.dtype != np.float32:
         raise Unsupported(f"MatMul of {a.dtype} (float32 only)")
     shape = out_shape(node)
+    a, b = _contractions_conformed(ctx, a, b)
     if a.rank == 1 or b.rank == 1:
         if a.static and b.static:
             a2 = ctx.reshape(a, (1, a.shape[0])) if a.rank == 1 else a
@@ -125,6 +127,15 @@ def lower_matmul(ctx: LoweringContext, node: ir.Node) -> Value:
     if b.const is not None and b.rank == 2:
         return fully_connected(ctx, a, b.const.T, None, shape)
     return batch_matmul(ctx, a, b, shape, empty=_empty_sides(node))
+
+
+def _contractions_conformed(ctx: LoweringContext, a: Value, b: Value) -> tuple[Value, Value]:
+    """``a`` and ``b`` with a run-time-sized contraction dim read at the other side's static size
+    inside a control-flow subgraph (short_windows.exact_extent)."""
+    if a.shape is None or b.shape is None:
+        return a, b
+    k_a, k_b = a.shape[-1], (b.shape[-2] if b.rank >= 2 else b.shape[0])
+    return exact_extent(ctx, a, -1, k_b), exact_extent(ctx, b, -2 if b.rank >= 2 else 0, k_a)
 
 
 def _empty_sides(node: ir.Node) -> tuple[bool, bool]:

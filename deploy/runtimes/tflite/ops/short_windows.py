@@ -9,7 +9,10 @@ it would never run. Inside a control-flow subgraph, a VALID window op whose spat
 at run time reads its input zero-padded at the end to at least the window's extent:
 ``max(0, extent - n)`` zeros, none wherever the op is valid (n >= extent), so nothing changes where
 the branch runs. A Slice with constant bounds and a static result on such a dim (``alt[-8:]`` times
-8 weights) is padded the same way to the extent its bounds need (at_least_slice_extent).
+8 weights) is padded the same way to the extent its bounds need (at_least_slice_extent). A matrix
+product whose contraction dim is run-time sized on one side and static on the other (``rets @ W``
+with 4 weight rows, in the branch for "more than 4 returns") reads that side at exactly the static
+extent, zero-padded and cut (exact_extent): unchanged where it runs, preparable at any run size.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from ai_edge_litert import schema_py_generated as schema
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
 from deploy.runtimes.tflite.ops._common import elementwise_values
+from deploy.runtimes.tflite.values import Value
 
 
 def at_least_window(
@@ -83,3 +87,22 @@ def at_least_slice_extent(ctx: LoweringContext, x, starts, ends, axes, steps, st
     if not (front.any() or back.any()):
         return tensor
     return _padded(ctx, tensor, x.tflite_shape, x.dtype, front, back, "slice_pad")
+
+
+def exact_extent(ctx: LoweringContext, v: Value, axis: int, extent: int | None) -> Value:
+    """Inside a control-flow subgraph, ``v`` zero-padded and cut to exactly ``extent`` entries on a
+    run-time-sized ``axis`` (see module docstring); ``v`` itself in the main subgraph, for a static
+    axis or an unknown extent."""
+    if ctx.index == 0 or extent is None or v.shape is None or not v.rank or v.shape[axis] is not None:
+        return v
+    axis %= v.rank
+    need = np.zeros(v.rank, np.int32)
+    need[axis] = extent
+    padded = _padded(
+        ctx, ctx.native(v), tuple(v.shape), v.dtype, np.zeros(v.rank, np.int32), need, "extent_pad"
+    )
+    size = [-1] * v.rank
+    size[axis] = extent
+    shape = tuple(extent if i == axis else d for i, d in enumerate(v.shape))
+    inputs = [padded, ctx.int32_tensor([0] * v.rank), ctx.int32_tensor(size)]
+    return ctx.emit(OPS.SLICE, inputs, shape, v.dtype, options=schema.SliceOptionsT())
