@@ -20,6 +20,10 @@ at its rank (comparisons of every pair: exact, stable, for the short vectors suc
 translate. While exporting it is the lower median of the entries that are not NaN, as torch defines
 it: the entries sorted with NaN last, read at ``(k - 1) // 2`` for ``k`` such entries (NaN when there
 are none).
+
+``z.mean(dim=0)`` of a complex tensor converts the count of entries to a complex number, which asks
+torch for the dynamic size's value and specialises the export to the example (``Eq(ensemble, 8)``).
+While exporting, a complex mean is the mean of its real and imaginary parts (``view_as_real``).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ _ORIGINAL_CDIST = torch.cdist
 _ORIGINAL_ARGSORT, _ORIGINAL_SORT = torch.argsort, torch.sort
 _ORIGINAL_TENSOR_ARGSORT, _ORIGINAL_TENSOR_SORT = torch.Tensor.argsort, torch.Tensor.sort
 _ORIGINAL_NANMEDIAN, _ORIGINAL_TENSOR_NANMEDIAN = torch.nanmedian, torch.Tensor.nanmedian
+_ORIGINAL_MEAN, _ORIGINAL_TENSOR_MEAN = torch.mean, torch.Tensor.mean
 
 
 def _ranked_order(x: torch.Tensor, dim: int, descending: bool) -> torch.Tensor:
@@ -99,6 +104,18 @@ def _nanmedian(input, *args, **kwargs):
     return torch.where(count > 0, value, torch.full_like(value, math.nan))
 
 
+def _mean(input, *args, **kwargs):
+    known = set(kwargs) <= {"dim", "keepdim"} and len(args) <= 2 and "dtype" not in kwargs
+    if not (torch.compiler.is_compiling() and input.is_complex() and known):
+        return _ORIGINAL_MEAN(input, *args, **kwargs)
+    dim = args[0] if args else kwargs.get("dim")
+    keepdim = args[1] if len(args) > 1 else kwargs.get("keepdim", False)
+    rank = input.dim()
+    dims = list(range(rank)) if dim is None else [d % rank for d in ((dim,) if isinstance(dim, int) else dim)]
+    parts = torch.view_as_real(input).mean(dim=dims, keepdim=keepdim)
+    return torch.view_as_complex(parts.contiguous())
+
+
 def _cdist(x1: torch.Tensor, x2: torch.Tensor, p: float = 2.0, compute_mode: str | None = None):
     if not torch.compiler.is_compiling() or not p > 0:
         return _ORIGINAL_CDIST(x1, x2, p, compute_mode or "use_mm_for_euclid_dist_if_necessary")
@@ -120,6 +137,7 @@ def portable_ops() -> Iterator[None]:
     torch.argsort, torch.sort = _argsort, _sort
     torch.Tensor.argsort, torch.Tensor.sort = _tensor_argsort, _tensor_sort
     torch.nanmedian = torch.Tensor.nanmedian = _nanmedian  # as a method, the tensor is ``input``
+    torch.mean = torch.Tensor.mean = _mean
     fastpath = torch.backends.mha.get_fastpath_enabled()
     torch.backends.mha.set_fastpath_enabled(False)
     try:
@@ -129,4 +147,5 @@ def portable_ops() -> Iterator[None]:
         torch.argsort, torch.sort = _ORIGINAL_ARGSORT, _ORIGINAL_SORT
         torch.Tensor.argsort, torch.Tensor.sort = _ORIGINAL_TENSOR_ARGSORT, _ORIGINAL_TENSOR_SORT
         torch.nanmedian, torch.Tensor.nanmedian = _ORIGINAL_NANMEDIAN, _ORIGINAL_TENSOR_NANMEDIAN
+        torch.mean, torch.Tensor.mean = _ORIGINAL_MEAN, _ORIGINAL_TENSOR_MEAN
         torch.backends.mha.set_fastpath_enabled(fastpath)

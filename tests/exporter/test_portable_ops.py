@@ -102,3 +102,35 @@ def test_nanmedian_exports_as_the_lower_median_of_the_present_entries(tmp_path, 
     res = deploy.export(write_model(NANMEDIAN), targets=["onnx", "tflite"], out=tmp_path / "out")
     assert res.artifacts["onnx"].parity.ok and res.artifacts["tflite"].parity.ok
     assert torch.Tensor.nanmedian is torch._C.TensorBase.nanmedian  # restored after the export
+
+
+COMPLEX_MEAN = """
+import math
+import torch
+
+class Kasai(torch.nn.Module):
+    def forward(self, iq):
+        z = torch.complex(iq[0], iq[1])
+        z = z - z.mean(dim=0, keepdim=True)
+        r1 = (z[:-1].conj() * z[1:]).sum(dim=0)
+        return torch.angle(r1) / math.pi, z.abs().pow(2).mean(dim=0), torch.mean(z).real.reshape(1)
+
+def model():
+    return Kasai()
+
+def example_inputs():
+    return (torch.randn(2, 8, 16),)
+
+def dynamic_shapes():
+    return ({1: torch.export.Dim("ensemble", min=4, max=32), 2: torch.export.Dim("depth", min=4, max=64)},)
+
+def verify_inputs():
+    return [(torch.randn(2, 4, 40),), (torch.randn(2, 32, 5),)]
+"""
+
+
+def test_a_complex_mean_over_a_dynamic_dim_keeps_it_dynamic(tmp_path, write_model):
+    # torch's complex mean converts the entry count to a complex number: `Eq(ensemble, 8)`
+    res = deploy.export(write_model(COMPLEX_MEAN), targets=["onnx"], out=tmp_path / "out")
+    assert res.artifacts["onnx"].parity.ok and res.artifacts["onnx"].parity.cases >= 3
+    assert torch.Tensor.mean is torch._C.TensorBase.mean  # restored after the export
