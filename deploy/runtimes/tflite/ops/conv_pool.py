@@ -14,7 +14,8 @@ from ai_edge_litert import schema_py_generated as schema
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
 from deploy.runtimes.tflite.ops._common import attr, out_shape
-from deploy.runtimes.tflite.ops.short_windows import at_least_window
+from deploy.runtimes.tflite.ops.matmul import may_be_empty
+from deploy.runtimes.tflite.ops.short_windows import at_least_one_image, at_least_window, batch_of
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value, channels_last, permute
 
@@ -149,6 +150,9 @@ def lower_conv(ctx: LoweringContext, node: ir.Node) -> Value:
     tensor, shape = pad_nhwc(ctx, tensor, shape, pads, x.dtype)
     if mode == schema.Padding.VALID:  # an IF branch for sizes this one is not: see short_windows.py
         tensor, shape = at_least_window(ctx, tensor, shape, kernel, dilations, x.dtype)
+    images = tensor
+    if may_be_empty(node.inputs[0], 0):  # a batch a loop filled, in an IF branch: short_windows.py
+        tensor = at_least_one_image(ctx, tensor, shape, x.dtype)
     if rank == 3:
         weight = ctx.reshape(weight, (weight.shape[0], weight.shape[1], 1, weight.shape[2]))
     out_channels, channels = weight.shape[0], shape[3]
@@ -167,7 +171,7 @@ def lower_conv(ctx: LoweringContext, node: ir.Node) -> Value:
     onnx_out = out_shape(node)
     out4 = onnx_out if rank == 4 else (onnx_out[0], onnx_out[1], 1, onnx_out[2]) if onnx_out else None
     result = ctx.emit(code, [tensor, filters, ctx.native(bias)], out4, x.dtype, perm=NHWC, options=options)
-    return from_nhwc_2d(ctx, result, rank, onnx_out)
+    return from_nhwc_2d(ctx, batch_of(ctx, result, images), rank, onnx_out)
 
 
 def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None, x: Value | None = None,

@@ -13,6 +13,9 @@ the branch runs. A Slice with constant bounds and a static result on such a dim 
 product whose contraction dim is run-time sized on one side and static on the other (``rets @ W``
 with 4 weight rows, in the branch for "more than 4 returns") reads that side at exactly the static
 extent, zero-padded and cut (exact_extent): unchanged where it runs, preparable at any run size.
+A convolution over a batch a loop filled (``torch.stack(kept)`` of the slices a loop kept, in the
+branch for "some were kept") cannot be prepared at 0 images: its input gets one zero image when it
+has none, and the output is cut back to the input's batch (at_least_one_image, batch_of).
 """
 
 from __future__ import annotations
@@ -106,3 +109,31 @@ def exact_extent(ctx: LoweringContext, v: Value, axis: int, extent: int | None) 
     shape = tuple(extent if i == axis else d for i, d in enumerate(v.shape))
     inputs = [padded, ctx.int32_tensor([0] * v.rank), ctx.int32_tensor(size)]
     return ctx.emit(OPS.SLICE, inputs, shape, v.dtype, options=schema.SliceOptionsT())
+
+
+def at_least_one_image(ctx: LoweringContext, tensor: int, shape: tuple, dtype) -> int:
+    """Inside a control-flow subgraph, the NHWC ``tensor`` with ``max(0, 1 - n)`` zero images
+    added to a batch of run-time size ``n`` (see module docstring); unchanged elsewhere."""
+    if ctx.index == 0 or shape[0] is not None:
+        return tensor
+    need = np.zeros(len(shape), np.int32)
+    need[0] = 1
+    return _padded(ctx, tensor, shape, dtype, np.zeros(len(shape), np.int32), need, "image_pad")
+
+
+def batch_of(ctx: LoweringContext, result: Value, like: int) -> Value:
+    """``result`` cut to the batch of tensor ``like`` (the input before at_least_one_image)."""
+    if like == result.tensor:
+        return result
+    rank = result.rank
+    options = schema.ShapeOptionsT()
+    options.outType = schema.TensorType.INT32
+    dims = ctx.emit(OPS.SHAPE, [like], (len(ctx.sg.tensors[like].shape),), np.int32, options=options)
+    keep = np.zeros(len(ctx.sg.tensors[like].shape), np.int32)
+    keep[0] = 1
+    size = elementwise_values(ctx, OPS.MUL, dims, ctx.const(keep))
+    size = elementwise_values(ctx, OPS.SUB, size, ctx.const(1 - keep))  # [n, -1, -1, -1]
+    inputs = [result.tensor, ctx.int32_tensor([0] * rank), size.tensor]
+    return ctx.emit(
+        OPS.SLICE, inputs, result.shape, result.dtype, perm=result.perm, options=schema.SliceOptionsT()
+    )
