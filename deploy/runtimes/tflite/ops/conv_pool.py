@@ -171,7 +171,7 @@ def lower_conv(ctx: LoweringContext, node: ir.Node) -> Value:
     onnx_out = out_shape(node)
     out4 = onnx_out if rank == 4 else (onnx_out[0], onnx_out[1], 1, onnx_out[2]) if onnx_out else None
     result = ctx.emit(code, [tensor, filters, ctx.native(bias)], out4, x.dtype, perm=NHWC, options=options)
-    return from_nhwc_2d(ctx, batch_of(ctx, result, images), rank, onnx_out)
+    return from_nhwc_2d(ctx, batch_of(ctx, result, images, tensor), rank, onnx_out)
 
 
 def pool(ctx: LoweringContext, node: ir.Node, code: int, fill: float | None, x: Value | None = None,

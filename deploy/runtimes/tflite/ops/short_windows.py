@@ -121,9 +121,10 @@ def at_least_one_image(ctx: LoweringContext, tensor: int, shape: tuple, dtype) -
     return _padded(ctx, tensor, shape, dtype, np.zeros(len(shape), np.int32), need, "image_pad")
 
 
-def batch_of(ctx: LoweringContext, result: Value, like: int) -> Value:
-    """``result`` cut to the batch of tensor ``like`` (the input before at_least_one_image)."""
-    if like == result.tensor:
+def batch_of(ctx: LoweringContext, result: Value, like: int, padded: int) -> Value:
+    """``result`` cut to the batch of tensor ``like``, the input before at_least_one_image made it
+    ``padded``; ``result`` itself when that added nothing."""
+    if padded == like:
         return result
     rank = result.rank
     options = schema.ShapeOptionsT()
