@@ -62,5 +62,49 @@ def seq_item(seq: object, index: object) -> object:
         # torch.full (a constant in a graph op's body is lifted, which torch.onnx cannot decompose)
         if all(isinstance(v, (bool, int, float)) for v in seq):
             return getitem(tensor(list(seq)), index)
+        if _named_rows(seq):
+            return tuple(_column([row[k] for row in seq], index) for k in range(len(seq[0])))
         return getitem(torch.stack([v if isinstance(v, torch.Tensor) else tensor(v) for v in seq]), index)
     return seq[index]
+
+
+def _named_rows(seq: list | tuple) -> bool:
+    """Rows of one length that are not all numbers: ``("AKE", 1500.0, 4.3, False)`` per container."""
+    if not seq or not all(type(row) in (tuple, list) and len(row) == len(seq[0]) for row in seq):
+        return False
+    return not all(isinstance(v, (bool, int, float)) for row in seq for v in row)
+
+
+def _column(values: list, index: torch.Tensor) -> object:
+    """One column of a literal table at a run-time position: numbers (or bools) as a tensor read
+    there, one value shared by every row as itself, anything else (names that differ) as a value
+    that refuses to be used (``for _, kg, m3, ok in enumerate(ULDS)``: unpacked, never read)."""
+    if all(isinstance(v, (bool, int, float)) for v in values) and len({type(v) is bool for v in values}) == 1:
+        return getitem(tensor(list(values)), index)
+    if all(type(v) is type(values[0]) and v == values[0] for v in values):
+        return values[0]
+    if all(isinstance(v, torch.Tensor) for v in values):
+        return seq_item(values, index)
+    return UnreadableEntry(values)
+
+
+class UnreadableEntry:
+    """An entry of a literal table's column that differs from row to row and is not a number (a
+    name), at a position known only at run time: a graph cannot carry it, so any use is an error."""
+
+    def __init__(self, values: list):
+        self.values = values
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError(
+            f"a value of {self.values!r} read at a position known only at run time cannot be used while "
+            "exporting (only numbers, bools and tensors can be picked by a tensor value)"
+        )
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __str__ = __format__ = _refuse
+    __hash__ = __len__ = __iter__ = __getitem__ = __add__ = __radd__ = __contains__ = _refuse
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        self._refuse()

@@ -3,6 +3,7 @@ must not specialise the next model's dynamic dims."""
 
 from __future__ import annotations
 
+import pytest
 import torch
 from torch import nn
 
@@ -47,3 +48,16 @@ def test_flags_an_earlier_trace_left_set_are_cleared_by_the_next_rewrite():
     TRACE_STATE.probing, TRACE_STATE.in_loop_body, TRACE_STATE.conds_in_body = True, True, False
     outcome = check(ReluIfPositive(), (torch.randn(2, 10),), [(torch.randn(2, 10) * -30,)])
     assert [r.kind for r in outcome.rewrites] == ["if->cond"]
+
+
+def test_a_named_row_at_a_run_time_position_reads_its_numbers_and_refuses_its_names():
+    from deploy.rewriters.sequences import UnreadableEntry, seq_item
+
+    rows = [("small", 5.0, False), ("small", 8.0, True), ("large", 20.0, True)]
+    name, capacity, ok = seq_item(rows, torch.tensor(1))
+    assert float(capacity) == 8.0 and bool(ok) is True
+    assert isinstance(name, UnreadableEntry)
+    with pytest.raises(TypeError, match="position known only at run time"):
+        _ = name == "small"
+    shared = seq_item([("a", 1), ("a", 2)], torch.tensor(0))
+    assert shared[0] == "a" and int(shared[1]) == 1  # one name for every row stays that name

@@ -15,6 +15,8 @@ BONUS = {3: 1, 5: 2, 8: 3, 9: 4, 10: 5}
 IDLE, DIG, LIFT = 0, 1, 2
 DEMANDS = {IDLE: (0.0, 0.0), DIG: (0.8, -0.3), LIFT: (0.2, 0.9)}
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
+ITEMS = torch.export.Dim("items", min=2, max=16)
+BINS = [("small", 5.0, False), ("small", 5.0, True), ("large", 20.0, True)]  # name, capacity, fragile ok
 
 
 class BestOfRecent(nn.Module):
@@ -72,6 +74,24 @@ def _walled(h: int, w: int) -> torch.Tensor:
     return walls
 
 
+class BinPacker(nn.Module):
+    """Each item goes to the first bin of a literal table of named rows that takes it: a Python
+    loop over ``BINS`` with a tensor ``continue`` and ``break``, inside a loop over the items."""
+
+    def forward(self, sizes, fragile):
+        loads = torch.zeros(len(BINS))
+        placed = torch.full((sizes.shape[0],), -1.0)
+        for i in range(sizes.shape[0]):
+            for b, (_, capacity, fragile_ok) in enumerate(BINS):
+                if fragile[i] > 0.5 and not fragile_ok:
+                    continue
+                if loads[b] + sizes[i] <= capacity:
+                    loads[b] += sizes[i]
+                    placed[i] = float(b)
+                    break
+        return placed, loads
+
+
 CASES = [
     Case(
         "table_of_steps_indexed_by_a_recorded_move",
@@ -110,5 +130,15 @@ CASES = [
         ],
         ({0: torch.export.Dim("ticks", min=2, max=40)},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "literal_table_of_named_rows_looped_with_a_tensor_break",
+        seeded(BinPacker),
+        (torch.tensor([3.0, 3.0, 4.0, 9.0, 2.0]), torch.tensor([0.0, 1.0, 0.0, 1.0, 0.0])),
+        [
+            (torch.tensor([1.0, 30.0]), torch.tensor([1.0, 0.0])),  # fragile skips bin 0; one fits nowhere
+            (torch.tensor([4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]), torch.zeros(7)),
+        ],
+        ({0: ITEMS}, {0: ITEMS}),
     ),
 ]
