@@ -315,3 +315,15 @@ def test_an_if_branch_convolving_a_batch_a_loop_filled_still_prepares_with_none(
     res = deploy.export(write_model(KEPT_SLICES), targets=["tflite"], out=tmp_path / "out")
     parity = res.artifacts["tflite"].parity
     assert parity.ok and parity.cases >= 3
+
+
+def test_an_if_branch_with_a_linear_on_a_run_time_sized_row_still_prepares(tmp_path, write_model):
+    # the same window read as one row (`[1, n]`): a Gemm with constant weights, FULLY_CONNECTED
+    import deploy
+
+    source = FORECAST.replace(
+        "self.head(window[1:] / window[:-1] - 1.0)", "self.head((window[1:] / window[:-1] - 1.0)[None])[0]"
+    )
+    res = deploy.export(write_model(source), targets=["tflite"], out=tmp_path / "out")
+    parity = res.artifacts["tflite"].parity
+    assert parity.ok and parity.cases >= 4

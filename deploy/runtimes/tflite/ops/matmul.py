@@ -29,7 +29,9 @@ from deploy.runtimes.tflite.values import Unsupported, Value
 def fully_connected(
     ctx: LoweringContext, a: Value, weights: np.ndarray, bias: np.ndarray | None, shape
 ) -> Value:
-    """FULLY_CONNECTED over the last dim of ``a`` with [out, in] weights, keeping leading dims."""
+    """FULLY_CONNECTED over the last dim of ``a`` with [out, in] weights, keeping leading dims; in a
+    control-flow subgraph a run-time-sized last dim is read at the weights' size (exact_extent)."""
+    a = exact_extent(ctx, a, -1, weights.shape[1])
     options = schema.FullyConnectedOptionsT()
     options.keepNumDims = a.rank != 2
     inputs = [ctx.native(a), ctx.tensor(ctx.const(np.ascontiguousarray(weights, dtype=np.float32)))]

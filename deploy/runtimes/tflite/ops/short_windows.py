@@ -129,8 +129,8 @@ def batch_of(ctx: LoweringContext, result: Value, like: int, padded: int) -> Val
     rank = result.rank
     options = schema.ShapeOptionsT()
     options.outType = schema.TensorType.INT32
-    dims = ctx.emit(OPS.SHAPE, [like], (len(ctx.sg.tensors[like].shape),), np.int32, options=options)
-    keep = np.zeros(len(ctx.sg.tensors[like].shape), np.int32)
+    dims = ctx.emit(OPS.SHAPE, [like], (rank,), np.int32, options=options)
+    keep = np.zeros(rank, np.int32)
     keep[0] = 1
     size = elementwise_values(ctx, OPS.MUL, dims, ctx.const(keep))
     size = elementwise_values(ctx, OPS.SUB, size, ctx.const(1 - keep))  # [n, -1, -1, -1]
