@@ -103,7 +103,11 @@ def in_loop_body(operator, *args):
                 return operator(*args)  # a loop nested in a traced body: as its outer loop does
             try:
                 return operator(*args)
-            except Exception:  # torch's many internal error types, a nested site's: again with selects
+            except Exception as exc:  # torch's many internal error types, a nested site's: again with selects
+                if _RESIZED_STRIDES in str(exc):
+                    flat = _with_resized_flat(operator, args)
+                    if flat is not None:
+                        return flat
                 state.conds_in_body = False
                 try:
                     return operator(*args)
@@ -111,6 +115,25 @@ def in_loop_body(operator, *args):
                     state.conds_in_body = True
     finally:
         trace_state.set_in_loop_body(previous)
+
+
+# torch.cond's refusal of differently-sized branch outputs whose strides are not plain products of
+# their sizes (``Max(1, h//2)`` after pooling): `if x.shape[-2] > 48: x = avg_pool2d(x, 2)` in a
+# helper a loop body calls
+_RESIZED_STRIDES = "stride is not a simple accumulative"
+
+
+def _with_resized_flat(operator, args: tuple):
+    """The loop traced again with its body's conds passing resized outputs flattened
+    (shape_cond.resized_in_body); None when that fails too (the next retry: selects)."""
+    state = trace_state.TRACE_STATE
+    state.resized_flat = True
+    try:
+        return operator(*args)
+    except Exception:  # torch's many internal error types: the selects' retry reports its own
+        return None
+    finally:
+        state.resized_flat = False
 
 
 def _static_zero_one_dims(args: tuple) -> None:

@@ -42,6 +42,7 @@ from deploy.rewriters.shape_cond import (
     check_bounds,
     probed,
     resize_layouts,
+    resized_in_body,
     shape_cond,
 )
 from deploy.rewriters.size_branches import (
@@ -51,7 +52,12 @@ from deploy.rewriters.size_branches import (
 )
 from deploy.rewriters.size_clamps import clamped_branches, on_unbacked_size
 from deploy.rewriters.stacked_outputs import boxed, unboxed
-from deploy.rewriters.trace_state import in_loop_body_now, probe_flag_kept, selects_in_body_now
+from deploy.rewriters.trace_state import (
+    in_loop_body_now,
+    probe_flag_kept,
+    resized_flat_now,
+    selects_in_body_now,
+)
 from deploy.rewriters.values import (
     StackedList,
     as_predicate,
@@ -128,6 +134,13 @@ def _cond(pred, then_fn, else_fn):
     # inside dynamo the branches are probed once (branch_probes.py): ints that differ cross the
     # cond as tensors, constants stay out of it
     outputs = branch_outputs(then_fn, else_fn) if torch.compiler.is_dynamo_compiling() else None
+    if outputs is not None and resized_flat_now():
+        encoded = branch_outputs(
+            lambda: pytree.tree_map(_encode, then_fn()), lambda: pytree.tree_map(_encode, else_fn())
+        )
+        resized = resized_in_body(pred, then_fn, else_fn, _encode, _decode, encoded)
+        if resized is not None:
+            return resized
     then_fn, else_fn = ints_as_tensors(then_fn, else_fn, outputs)
     encoded_then, encoded_else, rebuild = without_constants(
         lambda: pytree.tree_map(_encode, then_fn()), lambda: pytree.tree_map(_encode, else_fn()), outputs

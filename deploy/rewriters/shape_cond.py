@@ -36,7 +36,7 @@ from deploy.rewriters.lifted_symbols import lifted_symbols_made
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.placeholder_names import distinct_placeholder_names
 from deploy.rewriters.size_facts import define_choice, guards_recorded, suppressed_guards
-from deploy.rewriters.values import is_sym_int
+from deploy.rewriters.values import as_predicate, is_sym_int
 
 
 @dataclass
@@ -57,7 +57,10 @@ def resize_layouts(then_fn, else_fn, encode) -> Resizing | None:
         return None
     if probed is None:
         return None
-    then_leaves, else_leaves, then_spec = probed
+    return _layouts(*probed)
+
+
+def _layouts(then_leaves, else_leaves, then_spec) -> Resizing | None:
     layouts = []
     for a, b in zip(then_leaves, else_leaves):
         if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
@@ -196,9 +199,15 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
         for d, size in enumerate(layout):
             if size is None:
                 size = reported[k].item()
-                define_choice(size, pred, *resizing.sizes[(i, d)])
-                check_bounds(size, *resizing.sizes[(i, d)])
-                size = _unify(same, resizing.sizes[(i, d)], size)
+                if torch.compiler.is_dynamo_compiling():
+                    a, b = resizing.sizes[(i, d)]
+                    torch._check_is_size(size)
+                    torch._check(size >= torch.sym_min(a, b))
+                    torch._check(size <= torch.sym_max(a, b))
+                else:  # (dynamo would specialise the sizes _unify keys its table by)
+                    define_choice(size, pred, *resizing.sizes[(i, d)])
+                    check_bounds(size, *resizing.sizes[(i, d)])
+                    size = _unify(same, resizing.sizes[(i, d)], size)
                 k += 1
             shape.append(size)
         torch._check(data.shape[0] == math.prod(shape))
@@ -275,3 +284,17 @@ def _finite(bound) -> int | None:
         return int(bound)
     except (TypeError, AttributeError, OverflowError, ValueError):
         return None
+
+
+def resized_in_body(pred, then_fn, else_fn, encode, decode, outputs):
+    """Inside a body dynamo traces (a loop's, after torch.cond refused the strides of a cond's
+    resized outputs there: trace_state.resized_flat_now), a cond whose tensor outputs differ in size
+    as ``shape_cond`` runs one at the top level; None when no output differs in size. Each new size
+    is bounded by the two branches' sizes, which dynamo cannot bound by their ranges here. ``outputs``: both branches' encoded output leaves and
+    structure, as probed (branch_probes.branch_outputs)."""
+    if outputs is None:
+        return None
+    resizing = _layouts(*outputs)
+    if resizing is None:
+        return None
+    return shape_cond(as_predicate(pred), then_fn, else_fn, encode, decode, resizing)

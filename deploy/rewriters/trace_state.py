@@ -22,6 +22,9 @@ class _TraceState:
         self.in_loop_body = False
         self.conds_in_body = True  # a loop is first traced with conds in its body (see loop_common)
         self.probing = False  # a probe of a cond's branches is being traced (branch_probes.py)
+        # a loop traced again after a cond in its body gave outputs torch.cond refused for their
+        # strides: such conds pass their resized outputs flattened (shape_cond.resized_in_body)
+        self.resized_flat = False
 
 
 TRACE_STATE = _TraceState()
@@ -40,6 +43,12 @@ def in_loop_body_now() -> bool:
 def selects_in_body_now() -> bool:
     """Whether a tensor `if` in the loop body being traced becomes a select (else a cond)."""
     return TRACE_STATE.in_loop_body and not TRACE_STATE.conds_in_body
+
+
+@torch._dynamo.assume_constant_result
+def resized_flat_now() -> bool:
+    """Whether a cond dynamo traces passes outputs of differing sizes flattened (see above)."""
+    return TRACE_STATE.resized_flat
 
 
 @torch._dynamo.assume_constant_result

@@ -71,3 +71,62 @@ def test_size_ternary_inside_the_rest_of_an_early_return(tmp_path, write_model):
     assert {"if->cond", "ifexp->cond"} <= {r["kind"] for r in res.report["rewrites"]}
     parity = res.artifacts["onnx"].parity
     assert parity.ok and parity.cases >= 6
+
+
+POOLED_KEY_FRAMES = """
+import torch
+import torch.nn.functional as F
+
+class Encoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(1, 4, 3, stride=2, padding=1)
+
+    def forward(self, frame):
+        x = frame.unsqueeze(0)
+        if x.shape[-2] > 48:  # large frames: downscaled before the conv
+            x = F.avg_pool2d(x, 2)
+        return F.adaptive_avg_pool2d(torch.relu(self.conv(x)), 2).flatten()
+
+class KeyFrames(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = Encoder()
+
+    def forward(self, frames):
+        codes = [frames.new_zeros(16)]
+        for t in range(frames.shape[0]):
+            if frames[t].mean() < 0.0:
+                continue
+            codes.append(self.encoder(frames[t]))
+        return torch.stack(codes).mean(0)
+
+def model():
+    torch.manual_seed(0)
+    return KeyFrames().eval()
+
+def example_inputs():
+    return (torch.rand(4, 1, 32, 40),)
+
+def dynamic_shapes():
+    return ({0: torch.export.Dim("T", min=2, max=16), 2: torch.export.Dim("H", min=16, max=128),
+             3: torch.export.Dim("W", min=16, max=128)},)
+
+def verify_inputs():
+    g = torch.Generator().manual_seed(1)
+    return [
+        (torch.rand(3, 1, 60, 20, generator=g),),
+        (torch.rand(2, 1, 16, 16, generator=g) - 0.7,),
+        (torch.rand(5, 1, 128, 100, generator=g) - 0.5,),
+    ]
+"""
+
+
+def test_a_size_branch_pooling_in_a_helper_a_loop_body_calls(tmp_path, write_model):
+    # the branch's outputs differ in size with strides `Max(1, H//2)` torch.cond refuses: the loop is
+    # traced again with such conds passing those outputs flattened (set46 doorbell_clip_keyframe_encoder)
+    res = deploy.export(write_model(POOLED_KEY_FRAMES), targets=["onnx", "tflite"], out=tmp_path / "out")
+    assert {"if->cond", "for->scan"} <= {r["kind"] for r in res.report["rewrites"]}
+    for target in ("onnx", "tflite"):
+        parity = res.artifacts[target].parity
+        assert parity.ok and parity.cases >= 4, target
