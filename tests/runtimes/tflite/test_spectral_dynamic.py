@@ -75,3 +75,49 @@ def test_a_static_length_over_a_run_time_number_of_segments(tmp_path):
         (actual,) = session.run([x.numpy()])
         expected = WelchSegments()(x).numpy()
         np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
+
+
+class Autocorrelation(torch.nn.Module):
+    """A pitch tracker's autocorrelation: irfft of the power spectrum of the zero-padded signal."""
+
+    def forward(self, x):
+        n = x.shape[-1]
+        spectrum = torch.fft.rfft(x, 2 * n)
+        return torch.fft.irfft(spectrum.abs() ** 2, 2 * n)[..., :n]
+
+
+class Resynthesis(torch.nn.Module):
+    """irfft of a spectrum of a run-time number of bins: to the default length 2 (m - 1), and to an
+    odd length (the last bin has a mirror image too)."""
+
+    def forward(self, spectrum):
+        z = torch.complex(spectrum[..., 0], spectrum[..., 1])
+        m = spectrum.shape[1]
+        return torch.fft.irfft(z), torch.fft.irfft(z, 2 * m - 1)
+
+
+def test_an_autocorrelation_of_a_run_time_length_matches_torch(tmp_path):
+    samples = torch.export.Dim("samples", min=8, max=1024)
+    model = to_onnx(Autocorrelation(), (torch.randn(3, 40),), dynamic_shapes=({1: samples},))
+    result = emit_tflite(model, tmp_path / "acf.tflite")
+    session = load(result["path"])
+    g = torch.Generator().manual_seed(2)
+    for length in (8, 31, 40, 500):
+        x = torch.randn(3, length, generator=g)
+        (actual,) = session.run([x.numpy()])
+        expected = Autocorrelation()(x).numpy()
+        np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
+
+
+def test_an_inverse_one_sided_spectrum_of_run_time_bins_matches_torch(tmp_path):
+    bins = torch.export.Dim("bins", min=2, max=512)
+    model = to_onnx(Resynthesis(), (torch.randn(2, 9, 2),), dynamic_shapes=({1: bins},))
+    result = emit_tflite(model, tmp_path / "irfft.tflite")
+    session = load(result["path"])
+    g = torch.Generator().manual_seed(3)
+    for count in (2, 9, 16, 257):
+        spectrum = torch.randn(2, count, 2, generator=g)
+        actual = session.run([spectrum.numpy()])
+        for got, want in zip(actual, Resynthesis()(spectrum)):
+            want = want.numpy()
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())

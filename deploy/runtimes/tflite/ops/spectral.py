@@ -14,7 +14,11 @@ from ai_edge_litert import schema_py_generated as schema
 from deploy.runtimes.tflite.builder import OPS
 from deploy.runtimes.tflite.context import LoweringContext
 from deploy.runtimes.tflite.ops._common import attr, norm_axis, out_shape
-from deploy.runtimes.tflite.ops.spectral_dynamic import dynamic_dft_applies, lower_dynamic_dft
+from deploy.runtimes.tflite.ops.spectral_dynamic import (
+    dynamic_dft_applies,
+    lower_dynamic_dft,
+    lower_dynamic_inverse_dft,
+)
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value, ints
 
@@ -61,6 +65,8 @@ def lower_dft(ctx: LoweringContext, node: ir.Node) -> Value:
     if axis == rank - 1:
         raise Unsupported("DFT along the component axis")
     if dynamic_dft_applies(node, x, axis, length_v):  # a run-time length (spectral_dynamic.py)
+        if attr(node, "inverse", 0):
+            return lower_dynamic_inverse_dft(ctx, x, axis, length_v)
         return lower_dynamic_dft(ctx, x, axis, bool(attr(node, "onesided", 0)), length_v)
     if x.dtype != np.float32 or x.shape[axis] is None or x.shape[-1] is None:
         raise Unsupported("DFT of a non-float32 signal, or of a run-time length to invert")

@@ -7,7 +7,9 @@ float angle, so that long signals keep their phase), the matrices come from COS 
 real and imaginary parts are two BATCH_MATMULs of the signal rows with them, packed as ONNX's
 trailing (real, imaginary) pair. Forward transforms of a real signal (one component) along a dim
 whose only run-time size is the transformed one, to the signal's length or a run-time
-``dft_length`` (samples past it dropped); ``onesided`` keeps bins ``0 .. n // 2``.
+``dft_length`` (samples past it dropped); ``onesided`` keeps bins ``0 .. n // 2``. The one-sided
+inverse of a complex spectrum (``torch.fft.irfft``, an autocorrelation's ``irfft(|X|^2)``) is the
+same product the other way (``lower_dynamic_inverse_dft``).
 """
 
 from __future__ import annotations
@@ -73,6 +75,74 @@ def lower_dynamic_dft(
     return _transposed(ctx, ordered, inverse, tuple(out_shape))
 
 
+def lower_dynamic_inverse_dft(ctx: LoweringContext, x: Value, axis: int, length: Value | None) -> Value:
+    """The one-sided inverse DFT (``torch.fft.irfft(spectrum, n)``) of a complex ``x`` ([..., m, 2],
+    m bins, a run-time size or a run-time ``n``): the real signal ``x[t] = (1/n) sum_k w_k (Re X_k
+    cos(2 pi k t / n) - Im X_k sin(2 pi k t / n))`` over the bins ``k < min(m, n // 2 + 1)`` (missing
+    ones zero, as torch pads them), ``w_k`` 1 for bin 0 and bin ``n / 2``, 2 for the others (their
+    mirror images); the imaginary parts of those two bins drop out, as in torch. ``n`` is
+    ``2 (m - 1)`` when not given. Output [..., n, 1]."""
+    rank = x.rank
+    rest = [i for i in range(rank - 1) if i != axis]
+    if any(x.shape[i] is None for i in rest):
+        raise Unsupported("inverse DFT with run-time sizes besides the transformed one")
+    lead = tuple(x.shape[i] for i in rest)
+    rows = int(np.prod(lead)) if lead else 1
+    moved = ctx.tensor(x, (*rest, axis, rank - 1))
+    spectrum = ctx.reshape_tensor(moved, (rows, None, 2), np.float32)
+    spectrum = Value(ctx.sg.tensors[spectrum].name, (rows, None, 2), np.dtype(np.float32), tensor=spectrum)
+    bins_in = _length(ctx, x, axis)
+    if length is None:
+        n = _int_binary(ctx, OPS.MUL, _int_binary(ctx, OPS.SUB, bins_in, 1), 2)
+    else:
+        n = ctx.cast(ctx.reshape(length, ()), np.int32)
+    k, t = _range(ctx, bins_in), _range(ctx, n)
+    phase = _int_binary(ctx, OPS.MUL, ctx.reshape(k, (None, 1)), ctx.reshape(t, (1, None)))
+    phase = _int_binary(ctx, OPS.FLOOR_MOD, phase, n)  # (bins, n): k t mod n, exact
+    step = elementwise_values(
+        ctx, OPS.DIV, ctx.const(np.array(2 * math.pi, np.float32)), ctx.cast(n, np.float32)
+    )
+    angle = elementwise_values(ctx, OPS.MUL, ctx.cast(phase, np.float32), step)
+    # weight w_k / n per bin: 0 past n // 2, 1 at 0 and at n / 2 (n even), 2 between
+    half = _int_binary(ctx, OPS.FLOOR_DIV, n, 2)
+    used = ctx.cast(elementwise_values(ctx, OPS.LESS_EQUAL, k, half, dtype=np.bool_), np.float32)
+    twice = ctx.cast(
+        elementwise_values(ctx, OPS.GREATER, k, ctx.const(np.array(0, np.int32)), dtype=np.bool_), np.float32
+    )
+    mirrored = _int_binary(ctx, OPS.MUL, k, 2)
+    alone = ctx.cast(elementwise_values(ctx, OPS.EQUAL, mirrored, n, dtype=np.bool_), np.float32)
+    weight = elementwise_values(ctx, OPS.ADD, ctx.const(np.array(1.0, np.float32)), twice)
+    weight = elementwise_values(ctx, OPS.SUB, weight, alone)
+    weight = elementwise_values(ctx, OPS.MUL, weight, used)
+    weight = elementwise_values(ctx, OPS.DIV, weight, ctx.cast(n, np.float32))
+    weight = ctx.reshape(weight, (None, 1))
+    cosine = elementwise_values(ctx, OPS.MUL, unary_values(ctx, OPS.COS, angle), weight)
+    sine = elementwise_values(ctx, OPS.MUL, unary_values(ctx, OPS.SIN, angle), weight)
+    real = batch_matmul(ctx, _component(ctx, spectrum, 0), cosine, (rows, None))
+    imaginary = batch_matmul(ctx, _component(ctx, spectrum, 1), sine, (rows, None))
+    signal = elementwise_values(ctx, OPS.SUB, real, imaginary)
+    out_shape = list(x.shape)
+    out_shape[axis], out_shape[-1] = None, 1
+    if not rest:
+        return ctx.reshape(signal, tuple(out_shape))
+    ordered = ctx.reshape(signal, (*lead, None, 1))
+    perm = (*rest, axis, rank - 1)
+    return _transposed(ctx, ordered, tuple(int(i) for i in np.argsort(perm)), tuple(out_shape))
+
+
+def _component(ctx: LoweringContext, spectrum: Value, index: int) -> Value:
+    """The real (0) or imaginary (1) parts of a (rows, bins, 2) spectrum, as (rows, bins)."""
+    options = schema.GatherOptionsT()
+    options.axis = 2
+    return ctx.emit(
+        OPS.GATHER,
+        [ctx.native(spectrum), ctx.int32_tensor(np.array(index))],
+        spectrum.shape[:2],
+        np.float32,
+        options=options,
+    )
+
+
 def _length(ctx: LoweringContext, x: Value, axis: int) -> Value:
     shape = ctx.shape_of(x, "int32")
     options = schema.GatherOptionsT()
@@ -103,10 +173,15 @@ def _transposed(ctx: LoweringContext, value: Value, perm: tuple, shape: tuple) -
 
 
 def dynamic_dft_applies(node: ir.Node, x: Value, axis: int, length: Value | None) -> bool:
-    """A forward DFT of a real signal of a run-time length, or to a run-time dft_length."""
+    """A forward DFT of a real signal of a run-time length, or to a run-time dft_length; or a
+    one-sided inverse DFT of a complex spectrum (irfft) with either."""
     from deploy.runtimes.tflite.ops._common import attr
 
     if x.shape is None:
         return False
     run_time = x.shape[axis] is None or (length is not None and length.const is None)
-    return run_time and x.dtype == np.float32 and not attr(node, "inverse", 0)
+    if not run_time or x.dtype != np.float32:
+        return False
+    if attr(node, "inverse", 0):
+        return bool(attr(node, "onesided", 0)) and x.shape[-1] == 2
+    return True
