@@ -327,3 +327,47 @@ def test_an_if_branch_with_a_linear_on_a_run_time_sized_row_still_prepares(tmp_p
     res = deploy.export(write_model(source), targets=["tflite"], out=tmp_path / "out")
     parity = res.artifacts["tflite"].parity
     assert parity.ok and parity.cases >= 4
+
+
+
+
+LAST_TWENTY = """
+import torch
+
+class LastTwenty(torch.nn.Module):
+    def forward(self, ids, weights):
+        if ids.shape[0] > 20:  # one output shape at 2 or 19 values, two at 21
+            ids, weights = ids[-20:], weights[-20:]
+        else:
+            ids, weights = ids * 2, weights + 1.0
+        return (ids.float() * weights).sum(0, keepdim=True) + ids[:1].float()
+
+def model():
+    return LastTwenty()
+
+def example_inputs():
+    return (torch.randint(0, 64, (10,)), torch.rand(10))
+
+def dynamic_shapes():
+    n = torch.export.Dim("n", min=2, max=300)
+    return ({0: n}, {0: n})
+"""
+
+
+def test_an_if_with_run_time_sized_outputs_stays_right_across_resizes(tmp_path, write_model):
+    # LiteRT's IF chooses between a static and a dynamic evaluation at each Prepare; a choice that
+    # flips between runs (static at 2, dynamic at 21, static at 19) wrote through a stale pointer
+    # (to a buffer sized for 2 values): a wrong result at 19 or a corrupted heap (set46
+    # shopping_session_next_item)
+    import deploy
+
+    path = write_model(LAST_TWENTY)
+    result = deploy.export(path, targets=["tflite"], out=tmp_path / "out")
+    session = load(result.artifacts["tflite"].path)
+    for length in (2, 21, 10, 19, 40, 18, 3, 25):  # one interpreter, resized between runs
+        g = torch.Generator().manual_seed(length)
+        ids, weights = torch.randint(0, 64, (length,), generator=g), torch.rand(length, generator=g)
+        kept, scale = (ids[-20:], weights[-20:]) if length > 20 else (ids * 2, weights + 1.0)
+        expected = (kept.float() * scale).sum(0, keepdim=True) + kept[:1].float()
+        actual = session.run([ids.numpy(), weights.numpy()])[0]
+        np.testing.assert_allclose(actual, expected.numpy(), rtol=1e-5, atol=1e-5)

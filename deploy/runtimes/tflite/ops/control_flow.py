@@ -91,13 +91,17 @@ def finish_outputs(child: LoweringContext, values: list[Value]) -> None:
         child.sg.outputs.append(output_tensor(child, value))
 
 
-def branch(ctx: LoweringContext, graph: ir.Graph, name: str, captured, dtypes) -> int:
-    """Lower one If branch into a new subgraph taking ``captured`` as inputs."""
+def branch(ctx: LoweringContext, graph: ir.Graph, name: str, captured, dtypes, witness: bool = False) -> int:
+    """Lower one If branch into a new subgraph taking ``captured`` as inputs; ``witness``: the last
+    of them is the IF's condition, read by a dynamic tensor of the branch's own (see lower_if)."""
     from deploy.runtimes.tflite.lowering import lower_graph_body
 
     child = child_context(ctx, name)
-    for key, lowered in captured:
-        add_subgraph_input(child, key, lowered)
+    inputs = [add_subgraph_input(child, key, lowered) for key, lowered in captured]
+    if witness:
+        limit = child.reshape(child.cast(inputs[-1], np.int32), ())
+        zero, one = child.const(np.array(0, np.int32)), child.const(np.array(1, np.int32))
+        child.emit(OPS.RANGE, [child.native(zero), child.native(limit), child.native(one)], (None,), np.int32)
     lower_graph_body(child, graph)
     results = [child.cast(child.get(o), dtype) for o, dtype in zip(graph.outputs, dtypes)]
     for value in results:
@@ -149,9 +153,21 @@ def lower_if(ctx: LoweringContext, node: ir.Node) -> list[Value]:
         return [ctx.get(o) for o in taken.outputs]
     captured = captured_operands(ctx, [then_graph, else_graph])
     dtypes = [ir_dtype(o) for o in node.outputs]
-    options = schema.IfOptionsT()
-    options.thenSubgraphIndex = branch(ctx, then_graph, f"{node.name or 'if'}_then", captured, dtypes)
-    options.elseSubgraphIndex = branch(ctx, else_graph, f"{node.name or 'if'}_else", captured, dtypes)
-    inputs = [ctx.native(cond)] + [ctx.native(v) for _, v in captured]
     outputs = [(ir_shape(o), dtype) for o, dtype in zip(node.outputs, dtypes)]
+    # LiteRT's IF decides at each Prepare whether its outputs are dynamic (a branch holds a dynamic
+    # tensor, or the branches' outputs differ in shape at these sizes) and evaluates a static IF by
+    # pointing the branch's outputs at its own; when that decision flips between runs of one
+    # interpreter (`if n > 20: x = x[-20:]`: static at 2 and 10 items, dynamic at 21), the branch
+    # taken at 10 after runs at 2 and 21 writes through a stale pointer: a wrong result or a
+    # corrupted heap (set46 shopping_session_next_item). An IF with outputs of a run-time size
+    # therefore always holds a dynamic tensor: a RANGE of 0 or 1 entries sized by its condition,
+    # passed to each branch as one more operand, so every run takes the dynamic path.
+    witness = any(shape is None or None in shape for shape, _ in outputs)
+    if witness:
+        captured = [*captured, (None, cond)]
+    name = node.name or "if"
+    options = schema.IfOptionsT()
+    options.thenSubgraphIndex = branch(ctx, then_graph, f"{name}_then", captured, dtypes, witness)
+    options.elseSubgraphIndex = branch(ctx, else_graph, f"{name}_else", captured, dtypes, witness)
+    inputs = [ctx.native(cond)] + [ctx.native(v) for _, v in captured]
     return ctx.emit_multi(OPS.IF, inputs, outputs, options=options)
