@@ -329,8 +329,6 @@ def test_an_if_branch_with_a_linear_on_a_run_time_sized_row_still_prepares(tmp_p
     assert parity.ok and parity.cases >= 4
 
 
-
-
 LAST_TWENTY = """
 import torch
 
