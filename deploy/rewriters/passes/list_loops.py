@@ -97,9 +97,20 @@ def _loopable(node: ast.expr) -> bool:
         return not rooted_at_self(node.value) if isinstance(node, ast.Subscript) else True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return not hasattr(builtins, node.func.id)
-    return (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not rooted_at_self(node.func)
-    )
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    if isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+        # a method of the user's module (`for s, t in self._split(tokens)`: a list a converted loop
+        # filled), not nn.Module's own iterators over submodules and parameters
+        return node.func.attr not in _MODULE_ITERATORS
+    return not rooted_at_self(node.func)
+
+
+_MODULE_ITERATORS = frozenset(
+    name
+    for base in ("children", "modules", "parameters", "buffers")
+    for name in (base, f"named_{base}")
+)
 
 
 class ListLoopsToRange(Pass):

@@ -189,6 +189,28 @@ class ShortRunsRemoved(nn.Module):
         return out
 
 
+class SeparatedMessages(nn.Module):
+    """A loop over a method's list of (start, end) pairs (`for s, t in self._split(tokens)`): the
+    messages between separator tokens, each skipped when empty, pooled and summed."""
+
+    def _split(self, tokens):
+        segments, start = [], 0
+        for i in range(tokens.shape[0]):
+            if tokens[i] == 0:
+                segments.append((start, i))
+                start = i + 1
+        segments.append((start, tokens.shape[0]))
+        return segments
+
+    def forward(self, tokens):
+        total = torch.zeros(())
+        for s, t in self._split(tokens):
+            if t - s == 0:
+                continue
+            total = total + tokens[s:t].float().mean() * (t - s)
+        return total
+
+
 def _labelled(labels: list[int]) -> tuple:
     return (torch.nn.functional.one_hot(torch.tensor(labels), 2).float(),)
 
@@ -212,6 +234,18 @@ CASES = [
             _labelled([1, 0, 1, 1, 1, 0, 1, 1, 0, 1]),  # short and long runs
         ],
         ({0: STEPS},),
+    ),
+    Case(
+        "loop_over_a_methods_list_of_pairs",
+        seeded(SeparatedMessages),
+        (torch.tensor([3, 4, 0, 0, 5, 6, 7, 0, 2]),),
+        [
+            (torch.tensor([0, 0]),),  # separators only: every message empty
+            (torch.tensor([4, 5]),),  # one message, no separator
+            (torch.tensor([1, 0, 2, 3, 0, 9, 9, 9, 9, 0]),),  # a trailing separator
+        ],
+        ({0: LENGTH},),
+        constructs=("for->while_loop",),
     ),
     Case(
         "loop_reads_its_last_appended_value",
