@@ -107,9 +107,7 @@ def _loopable(node: ast.expr) -> bool:
 
 
 _MODULE_ITERATORS = frozenset(
-    name
-    for base in ("children", "modules", "parameters", "buffers")
-    for name in (base, f"named_{base}")
+    name for base in ("children", "modules", "parameters", "buffers") for name in (base, f"named_{base}")
 )
 
 
