@@ -17,6 +17,7 @@ the program against eager.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
@@ -70,8 +71,9 @@ def unbacked_sizes_oblivious() -> Iterator[_Used]:
 
 
 def _decided_obliviously(env: ShapeEnv, expr: sympy.Basic) -> sympy.Basic | None:
-    """``expr`` (a bool) evaluated with its unbacked symbols taken as sizes of at least 2; None when
-    one of them is not known to be a size (``>= 0`` and able to exceed 1) or the answer still depends on them."""
+    """``expr`` (a bool) evaluated with its unbacked symbols taken as sizes of at least 2, else at
+    every value its symbols' ranges allow (``_same_everywhere``); None when one of them is not known
+    to be a size (``>= 0`` and able to exceed 1) or the answer still depends on them."""
     if not isinstance(expr, sympy.logic.boolalg.Boolean):
         return None
     unbacked = free_unbacked_symbols(expr)
@@ -83,7 +85,42 @@ def _decided_obliviously(env: ShapeEnv, expr: sympy.Basic) -> sympy.Basic | None
         value = env._maybe_evaluate_static(expr, size_oblivious=True)
     finally:
         env.size_like -= added
-    return value if value is sympy.true or value is sympy.false else None
+    if value is sympy.true or value is sympy.false:
+        return value
+    return _same_everywhere(env, expr)
+
+
+_MOST_POINTS = 4096
+
+
+def _same_everywhere(env: ShapeEnv, expr: sympy.Basic) -> sympy.Basic | None:
+    """``expr``'s value when it is the same at every point of its symbols' (finite, small) ranges:
+    ``2 * ((h - 1) // 2) >= h`` (max_pool2d's ceil_mode check on a height a size branch picked, in
+    [8, 128]) is false at each. Sound: no value the program can meet answers otherwise. None when
+    the ranges are unbounded or too large, or the answer differs somewhere."""
+    symbols = sorted(expr.free_symbols, key=str)
+    spans = []
+    for symbol in symbols:
+        bounds = env.var_to_range.get(symbol)
+        try:
+            low, high = int(bounds.lower), int(bounds.upper)
+        except (AttributeError, TypeError, ValueError, OverflowError):  # unbounded (sympy's oo)
+            return None
+        spans.append(range(low, high + 1))
+    points = 1
+    for span in spans:
+        points *= len(span)
+    if not symbols or points > _MOST_POINTS:
+        return None
+    answers = set()
+    for values in itertools.product(*spans):
+        answer = expr.xreplace({s: sympy.Integer(v) for s, v in zip(symbols, values)})
+        if answer not in (sympy.true, sympy.false):
+            return None
+        answers.add(answer)
+        if len(answers) > 1:
+            return None
+    return answers.pop()
 
 
 def _size_like(env: ShapeEnv, symbol: sympy.Symbol) -> bool:

@@ -12,8 +12,13 @@ def _explain(exc: BaseException) -> str:
         line = line.strip()
         if line.startswith("Explanation:"):
             return line[len("Explanation:") :].strip()
-    text = str(exc).strip().splitlines()
-    return text[0][:300] if text else type(exc).__name__
+    text = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    if not text:
+        return type(exc).__name__
+    first = text[0]
+    if first.endswith(":") and len(text) > 1:  # "... same metadata but found:" then what differs
+        first = f"{first} {text[1]}"
+    return first[:300]
 
 
 _KNOWN_CAUSES = (

@@ -186,3 +186,35 @@ def test_size_one_guard_and_a_size_branch_guard_together(tmp_path, write_model):
     parity = res.artifacts["onnx"].parity
     assert parity.ok and any("(min)" in label for label in parity.case_labels)
     assert res.report["branches"] and not any(b["not_covered"] for b in res.report["branches"].values())
+
+
+POOLED_TWICE = """
+import torch
+import torch.nn.functional as F
+
+class PooledTwice(torch.nn.Module):
+    def forward(self, x):
+        if x.shape[2] * x.shape[3] > 24 * 24:  # large images downscaled first
+            x = F.avg_pool2d(x, 2, ceil_mode=True)
+        return F.max_pool2d(x, 2, ceil_mode=True).mean(dim=(2, 3))
+
+def model():
+    return PooledTwice()
+
+def example_inputs():
+    return (torch.rand(1, 2, 20, 20),)
+
+def dynamic_shapes():
+    return ({2: torch.export.Dim("H", min=8, max=64), 3: torch.export.Dim("W", min=8, max=64)},)
+
+def verify_inputs():
+    return [(torch.rand(1, 2, 9, 15),), (torch.rand(1, 2, 33, 40),), (torch.rand(1, 2, 64, 63),)]
+"""
+
+
+def test_a_question_with_one_answer_over_a_picked_sizes_range_is_answered(tmp_path, write_model):
+    # ceil_mode pooling of a height a size branch picked (unbacked, in [4, 64]) asks whether
+    # `2 * ((h - 1) // 2) >= h`: false at every h the range allows, so answered false
+    res = deploy.export(write_model(POOLED_TWICE), targets=["onnx"], out=tmp_path / "out")
+    parity = res.artifacts["onnx"].parity
+    assert parity.ok and parity.cases >= 4

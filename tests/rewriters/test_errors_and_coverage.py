@@ -59,3 +59,17 @@ def test_record_branches_and_candidates_cover_both_sides():
     assert branches == {"else"}  # no candidate makes a NaN: the raise path stays uncovered
     negated = candidate_inputs(example)[0][0]
     assert torch.equal(negated, -example[0])
+
+
+def test_a_torch_message_ending_in_a_colon_keeps_what_follows():
+    # "... same metadata but found:" alone does not say which loop variable differs
+    from deploy.rewriters.error_text import _explain
+
+    exc = RuntimeError(
+        "Expected body_fn_output and carried_inputs to have same metadata but found:\n"
+        "pair[3] differ in 'shape: torch.Size([2]) vs torch.Size([])'\n\nmore"
+    )
+    assert _explain(exc) == (
+        "Expected body_fn_output and carried_inputs to have same metadata but found: "
+        "pair[3] differ in 'shape: torch.Size([2]) vs torch.Size([])'"
+    )
