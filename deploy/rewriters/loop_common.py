@@ -263,7 +263,11 @@ def _same_meta(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 
 def _probe_values(run, values: tuple):
-    """``run(values)`` traced as a loop body probe; None on failure."""
+    """``run(values)`` traced as a loop body probe; None on failure. Numbers are the tensors the
+    loop carries them as (``carry``): a counter's test (`if steps >= max_steps: return pos, ...`) is
+    then the cond it is in the loop, whose other path sets the value (a 0 would take the Python
+    path that leaves the placeholder as guessed, a 0-d value where the loop returns a vector)."""
+    values = tuple(v if isinstance(v, Undefined) else as_tensor_value(v) for v in values)
     try:
         with _as_loop_body_probe():
             return run(operators.fresh_copies(values))

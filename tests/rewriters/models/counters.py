@@ -194,7 +194,32 @@ class CounterAfterBreak(nn.Module):
         return acc * i, total * j
 
 
+class FlightUntilGround(nn.Module):
+    """A projectile stepped `while pos[1] >= 0` with `if steps >= limit: return pos, apex, -1` on a
+    Python counter: the returned vector's slot is shaped from the counter's cond, not its Python 0."""
+
+    def forward(self, launch):
+        pos, vel = torch.zeros(2), launch
+        apex = pos[1]
+        steps = 0
+        while pos[1] >= 0.0:
+            if steps >= 12:
+                return pos, apex, torch.tensor(-1.0)
+            vel = vel + torch.tensor([0.0, -9.8]) * 0.1
+            pos = pos + vel * 0.1
+            apex = torch.maximum(apex, pos[1])
+            steps += 1
+        return pos, apex, torch.tensor(steps * 0.1)
+
+
 CASES = [
+    Case(
+        "vector_returned_in_a_while_on_a_python_counter",
+        seeded(FlightUntilGround),
+        (torch.tensor([10.0, 3.0]),),
+        [(torch.tensor([2.0, 0.5]),), (torch.tensor([4.0, 30.0]),)],  # lands; still flying at 12 steps
+        constructs=("while->while_loop", "if->cond"),
+    ),
     Case(
         "counter_read_after_a_tensor_break",
         seeded(CounterAfterBreak),
