@@ -115,7 +115,9 @@ def pick(container: object, index: object, site_id: int) -> object:
     string state's key (``self.heads[script]``), among the entries of the literals it may hold."""
     if isinstance(index, StringKey):
         container, index = [container[text] for text in index.literals], index.code
-    if isinstance(container, torch.Tensor):  # a buffer indexed by a 0-d tensor: index_select, no .item()
+    if isinstance(container, (torch.Tensor, dict)):
+        # a buffer indexed by a 0-d tensor: index_select, no .item(); a dict of numbers at a state
+        # a converted loop carries (`self.setpoints[state]`): getitem's run-time lookup (mappings.py)
         return getitem(container, index)
     if not (is_tracing() and is_symbolic(index) and isinstance(container, _CONTAINERS)):
         return container[index]

@@ -92,7 +92,37 @@ class BinPacker(nn.Module):
         return placed, loads
 
 
+class SetpointStates(nn.Module):
+    """A controller whose state (a Python int a converted loop carries) picks a setpoint from a dict
+    on a module attribute, read as `torch.tensor(self.setpoints[state])` in a branch."""
+
+    def __init__(self):
+        super().__init__()
+        self.setpoints = {0: 55.0, 1: 100.0, 2: 70.0}
+
+    def forward(self, temps):
+        state, out = 0, []
+        for t in range(temps.shape[0]):
+            if state == 0 and temps[t] > 50.0:
+                state = 1
+            elif state == 1 and temps[t] > 98.0:
+                state = 2
+            if state == 2:
+                power = torch.zeros(())
+            else:
+                power = (torch.tensor(self.setpoints[state]) - temps[t]) * 0.1
+            out.append(power)
+        return torch.stack(out)
+
+
 CASES = [
+    Case(
+        "dict_on_the_module_indexed_by_a_carried_state",
+        seeded(SetpointStates),
+        (torch.tensor([20.0, 60.0, 80.0, 99.0, 90.0]),),
+        [(torch.tensor([20.0, 30.0]),), (torch.tensor([60.0, 99.5, 99.0]),)],
+        ({0: torch.export.Dim("n", min=2, max=32)},),
+    ),
     Case(
         "table_of_steps_indexed_by_a_recorded_move",
         seeded(ReplayMoves),
