@@ -41,7 +41,7 @@ from deploy.rewriters.operators import (
 )
 from deploy.rewriters.optional_returns import present
 from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_reset
-from deploy.rewriters.sequences import seq_item, seq_len, seq_of
+from deploy.rewriters.sequences import seq_item, seq_len, seq_of, split_step
 from deploy.rewriters.size_factories import fftfreq, hann_window, rfftfreq
 from deploy.rewriters.slot_lists import compact_slots
 from deploy.rewriters.subscripts import getitem, nonzero_read, setitem, span, store, truncate
@@ -110,6 +110,7 @@ __all__ = [
     "setitem",
     "slice_of",
     "span",
+    "split_step",
     "stack",
     "string_key",
     "string_returns",

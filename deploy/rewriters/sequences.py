@@ -48,6 +48,18 @@ def seq_of(value: object, listed: bool = False) -> object:
     return list(value)
 
 
+def split_step(size: object) -> object:
+    """The chunk size of ``for chunk in x.split(size)`` (passes/list_loops._split_loop): an int or a
+    size. A list of sizes (``split_with_sizes``) has no such loop; said plainly rather than failing
+    inside ``range``."""
+    if (type(size) is int and size > 0) or is_sym_int(size):
+        return size
+    raise TypeError(
+        f"`for chunk in x.split(size)` is converted for an int chunk size; got {type(size).__name__} "
+        "(loop over `range(0, n, k)` and slice `x[s : s + k]` instead)"
+    )
+
+
 def seq_item(seq: object, index: object) -> object:
     """``seq[index]``; with a graph loop's counter, a row of the stacked values."""
     if is_row_list(seq):  # a list a graph loop carries: row ``index`` of its buffer

@@ -61,3 +61,11 @@ def test_a_named_row_at_a_run_time_position_reads_its_numbers_and_refuses_its_na
         _ = name == "small"
     shared = seq_item([("a", 1), ("a", 2)], torch.tensor(0))
     assert shared[0] == "a" and int(shared[1]) == 1  # one name for every row stays that name
+
+
+def test_a_split_loop_takes_an_int_chunk_size_and_names_a_list_of_sizes():
+    from deploy.rewriters.sequences import split_step
+
+    assert split_step(6) == 6
+    with pytest.raises(TypeError, match="int chunk size"):
+        split_step([2, 3])

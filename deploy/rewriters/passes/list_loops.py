@@ -106,6 +106,66 @@ def _loopable(node: ast.expr) -> bool:
     return not rooted_at_self(node.func)
 
 
+def _split_of(node: ast.expr) -> tuple[ast.expr, ast.expr, int] | None:
+    """``x.split(k)`` / ``torch.split(x, k)`` (dim a constant >= 0, 0 by default): (x, k, dim)."""
+    if not (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split"
+    ):
+        return None
+    args = list(node.args)
+    owner = node.func.value
+    if isinstance(owner, ast.Name) and owner.id == "torch":
+        if not args:
+            return None
+        owner, args = args[0], args[1:]
+    elif rooted_at_self(owner):
+        return None
+    dims = [k.value for k in node.keywords if k.arg == "dim"]
+    if len(args) == 2:
+        dims.append(args[1].value if isinstance(args[1], ast.Constant) else None)
+    elif len(args) != 1 or any(k.arg not in ("dim", "split_size") for k in node.keywords):
+        return None
+    size = args[0]
+    dim = dims[0] if dims else 0
+    if isinstance(dim, ast.Constant):
+        dim = dim.value
+    if type(dim) is not int or dim < 0 or isinstance(size, (ast.List, ast.Tuple)):
+        return None
+    return owner, size, dim
+
+
+def _split_loop(loop: ast.For, ctx: Context) -> list[ast.stmt] | None:
+    """``for chunk in x.split(k):`` (chunks of ``k`` along a dim, the last shorter) -> a loop over
+    the chunk starts reading ``x[s : s + k]``: over a dynamic size, the chunked loop of
+    ``range(0, n, k)`` (loops.py); ``torch.split`` would give a tuple whose count is fixed at the
+    example's size. ``k`` must be an int (``split_step``)."""
+    found = _split_of(loop.iter)
+    if found is None or not isinstance(loop.target, ast.Name):
+        return None
+    owner, size, dim = found
+    seq, step, start = ctx.fresh("seq"), ctx.fresh("step"), ctx.fresh("k")
+    window = ast.Slice(lower=name(start), upper=ast.BinOp(name(start), ast.Add(), name(step)))
+    index = window if dim == 0 else ast.Tuple([ast.Slice()] * dim + [window], ast.Load())
+    take = ast.Assign([loop.target], ast.Subscript(name(seq), index, ast.Load()))
+    shape = ast.Subscript(ast.Attribute(name(seq), "shape", ast.Load()), ast.Constant(dim), ast.Load())
+    new_loop = ast.For(
+        target=name(start, True),
+        iter=call(name("range"), ast.Constant(0), shape, name(step)),
+        body=[take, *loop.body],
+        orelse=[],
+    )
+    stmts = [
+        ast.Assign([name(seq, True)], owner),
+        ast.Assign([name(step, True)], call(rt("split_step"), size)),
+        new_loop,
+    ]
+    for stmt in stmts:
+        ast.copy_location(stmt, loop)
+        ast.fix_missing_locations(stmt)
+    new_loop._deploy_what = ctx.source_of(loop.iter)
+    return stmts
+
+
 _MODULE_ITERATORS = frozenset(
     name for base in ("children", "modules", "parameters", "buffers") for name in (base, f"named_{base}")
 )
@@ -123,6 +183,9 @@ class ListLoopsToRange(Pass):
     def rewrite(self, loop: ast.For, lists: set[str], ctx: Context) -> list[ast.stmt] | None:
         if loop.orelse:
             return None
+        chunks = _split_loop(loop, ctx)
+        if chunks is not None:
+            return chunks
         iterable, target, index = loop.iter, loop.target, None
         args = _call_of(iterable, "enumerate")
         if args is not None and len(args) == 1 and isinstance(target, ast.Tuple) and len(target.elts) == 2:

@@ -211,6 +211,20 @@ class SeparatedMessages(nn.Module):
         return total
 
 
+class EndsOfSix(nn.Module):
+    """`for chunk in x.split(6)` over a dynamic number of rows (the last chunk shorter), each
+    chunk's rows summed and counted; `torch.split(x, 1, dim=1)` over static columns stays Python."""
+
+    def forward(self, x):
+        ends = []
+        for chunk in x.split(6):
+            ends.append(chunk.sum() + chunk.shape[0] * 100.0)
+        cols = torch.zeros(x.shape[0])
+        for col in torch.split(x, 1, dim=1):
+            cols = cols + col[:, 0]
+        return torch.stack(ends), cols
+
+
 def _labelled(labels: list[int]) -> tuple:
     return (torch.nn.functional.one_hot(torch.tensor(labels), 2).float(),)
 
@@ -245,6 +259,14 @@ CASES = [
             (torch.tensor([1, 0, 2, 3, 0, 9, 9, 9, 9, 0]),),  # a trailing separator
         ],
         ({0: LENGTH},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "loop_over_chunks_of_a_split",
+        seeded(EndsOfSix),
+        (torch.rand(14, 2),),
+        [(torch.rand(7, 2),), (torch.rand(12, 2),), (torch.rand(17, 2),), (torch.rand(40, 2),)],
+        ({0: torch.export.Dim("arrows", min=7, max=72)},),
         constructs=("for->while_loop",),
     ),
     Case(
