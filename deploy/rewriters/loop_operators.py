@@ -102,7 +102,7 @@ def while_stmt(
         rows = while_as_rows(while_stmt, cond_fn, body_fn, args, names, site_id, row_room(*args))
         if rows is not None:
             return rows
-    args = placeholders_for_undefined(args, lambda values: body_fn(*values))
+    args = placeholders_for_undefined(_optionals_unset(args, names), lambda values: body_fn(*values))
     carried = carry(args, names, site)
 
     def graph_cond(*values):
@@ -245,7 +245,15 @@ def _instead(build):
 
 
 def _return_slot(name: str) -> bool:
-    return name.startswith("_deploy_return_")
+    return name.startswith("_deploy_return_") or name.startswith("_deploy_opt_")
+
+
+def _optionals_unset(args: tuple, names: tuple[str, ...]) -> tuple:
+    """Loop variables still None that are only read once set: the value a `return` in the loop
+    gives (passes/loop_returns.py) and a variable tested with `is None` (`lock = None`, then `if
+    lock is None: lock = c` in the loop; passes/optionals.py: its flag says whether it is set), as
+    Undefined, for a placeholder shaped by a probe of the body (placeholders_for_undefined)."""
+    return tuple(Undefined(n) if v is None and _return_slot(n) else v for v, n in zip(args, names))
 
 
 def _range_bounds(bounds: tuple) -> tuple:
@@ -292,7 +300,7 @@ def _graph_for(
         # the value a `return` inside the loop gives (None until it runs: passes/loop_returns.py)
         # is never read before it is set: a placeholder (placeholders_for_undefined, a probe that
         # cannot run under dynamo), not a peeled first iteration, which needs a trip count >= 1
-        args = tuple(Undefined(n) if v is None and _return_slot(n) else v for v, n in zip(args, names))
+        args = _optionals_unset(args, names)
     unset = [n for v, n in zip(args, names) if v is None or isinstance(v, Undefined)]
     if break_index < 0 and any(dynamo or not _return_slot(n) for n in unset):
         # `h = None; for t in range(n): h = cell(x[:, t], h)`: peel the first iteration so every

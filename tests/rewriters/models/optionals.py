@@ -157,7 +157,39 @@ class Checkout(nn.Module):
         return darts, form.mean() * found.float()
 
 
+class LockOnFirstStar(nn.Module):
+    """`lock = None` before a loop over frames, `if lock is None: lock = c` after a tensor
+    `continue` that skips frames with no star and a `break` when lost: the lock's placeholder is
+    shaped by a probe."""
+
+    def forward(self, frames):
+        lock = None
+        corrections = []
+        for f in range(frames.shape[0]):
+            c = frames[f]
+            if c.sum() < 0:
+                corrections.append(torch.zeros(2))
+                if c.sum() < -5.0:
+                    break  # lost for good
+                continue
+            if lock is None:
+                lock = c
+            corrections.append(c - lock)
+        return torch.stack(corrections)
+
+
 CASES = [
+    Case(
+        "none_before_a_loop_set_on_the_first_kept_frame",
+        seeded(LockOnFirstStar),
+        (torch.tensor([[-1.0, -2.0], [1.0, 2.0], [3.0, 1.0]]),),
+        [
+            (torch.tensor([[1.0, 1.0], [2.0, 0.5]]),),
+            (torch.tensor([[-1.0, -1.0], [-2.0, 0.5]]),),
+            (torch.tensor([[2.0, 1.0], [-4.0, -3.0], [5.0, 5.0]]),),  # lost: break
+        ],
+        ({0: torch.export.Dim("frames", min=2, max=32)},),
+    ),
     Case(
         "helper_returns_in_a_loop_or_none_at_its_end",
         seeded(Checkout),
