@@ -97,12 +97,30 @@ def _test_names(func: ast.FunctionDef) -> set[str]:
     return found
 
 
-def _boolean_bool_op(node: ast.expr) -> bool:
+def _boolean_bool_op(node: ast.expr, truths: frozenset[str] = frozenset()) -> bool:
     """``a or b`` / ``a and b`` whose operands are all truth values: comparisons, ``not x``,
-    ``bool(...)``, ``x.any()`` / ``x.all()``, True / False, or such and/or themselves."""
+    ``bool(...)``, ``x.any()`` / ``x.all()``, True / False, or such and/or themselves; and names
+    in ``truths``."""
     if not isinstance(node, ast.BoolOp):
         return False
-    return all(_truth_value(v) for v in node.values)
+    return all(
+        _truth_value(v)
+        or (isinstance(v, ast.Name) and v.id in truths)
+        or (isinstance(v, ast.BoolOp) and _boolean_bool_op(v, truths))
+        for v in node.values
+    )
+
+
+def _truth_names(func: ast.FunctionDef) -> frozenset[str]:
+    """Names every assignment of which is a truth value (``chest_ok = meas[0] + ease <= row[0]``)."""
+    truths: set[str] = set()
+    others: set[str] = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            (truths if _truth_value(node.value) else others).add(node.targets[0].id)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+            others.add(node.target.id)
+    return frozenset(truths - others)
 
 
 def _truth_of(node: ast.expr) -> bool:
@@ -151,8 +169,9 @@ def _negation(node: ast.expr) -> bool:
 
 
 class _TestFinder(ast.NodeTransformer):
-    def __init__(self, test_names: set[str] = frozenset()):
+    def __init__(self, test_names: set[str] = frozenset(), truths: frozenset[str] = frozenset()):
         self.test_names = test_names
+        self.truths = truths  # names only ever assigned truth values
         self.changed = False  # a truth value outside a test was rewritten
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
@@ -180,8 +199,9 @@ class _TestFinder(ast.NodeTransformer):
 
     def visit_Return(self, node: ast.Return) -> ast.AST:
         # `return gap > self.max_gap or dist > self.max_radius` in a helper a loop body calls: the
-        # truth value of an and/or of tests, as an assignment's
-        if node.value is not None and (_boolean_bool_op(node.value) or _negation(node.value)):
+        # truth value of an and/or of tests, as an assignment's; also of names holding tests
+        # (`return chest_ok and (waist_ok or hip_ok)`)
+        if node.value is not None and (_boolean_bool_op(node.value, self.truths) or _negation(node.value)):
             node.value = _PredicateRewriter().visit(node.value)
             self.changed = True
         self.generic_visit(node)
@@ -230,6 +250,6 @@ class PredicateOperators(Pass):
     name = "predicate-operators"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        finder = _TestFinder(_test_names(func))
+        finder = _TestFinder(_test_names(func), _truth_names(func))
         func.body = [finder.visit(stmt) for stmt in func.body]
         ctx.rewrote = ctx.rewrote or finder.changed

@@ -61,7 +61,46 @@ def _x(values):
     return (x,)
 
 
+def _fits(size, row, ease):
+    chest_ok = size[0] + ease <= row[0]
+    waist_ok = size[1] + 0.5 * ease <= row[1]
+    hip_ok = size[2] <= row[2] + 2.0
+    return chest_ok and (waist_ok or hip_ok)
+
+
+class FirstFittingRow(nn.Module):
+    """A helper returning `a and (b or c)` of names holding tests, called in a loop over chart rows
+    with `not _fits(...) and ...`: the return is a truth value, not Python's `and` of tensors."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer(
+            "chart", torch.tensor([[88.0, 74.0, 92.0], [100.0, 86.0, 104.0], [112.0, 98.0, 116.0]])
+        )
+
+    def forward(self, sizes):
+        out = []
+        for b in range(sizes.shape[0]):
+            choice = torch.tensor(-1.0)
+            for s in range(self.chart.shape[0]):
+                if sizes[b, 0] + 4.0 > self.chart[s, 0]:
+                    continue
+                choice = torch.tensor(float(s))
+                if not _fits(sizes[b], self.chart[s], 4.0) and s + 1 < self.chart.shape[0]:
+                    choice = torch.tensor(float(s + 1))
+                break
+            out.append(choice)
+        return torch.stack(out)
+
+
 CASES = [
+    Case(
+        "helper_returning_an_and_of_names_holding_tests",
+        seeded(FirstFittingRow),
+        (torch.tensor([[80.0, 70.0, 90.0], [90.0, 95.0, 110.0], [120.0, 100.0, 120.0]]),),
+        [(torch.tensor([[85.0, 80.0, 100.0], [95.0, 84.0, 99.0]]),)],
+        ({0: torch.export.Dim("shoppers", min=2, max=16)},),
+    ),
     Case(
         "truth_of_a_list_a_loop_filled",
         seeded(KeptPositions),
