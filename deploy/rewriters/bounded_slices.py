@@ -110,10 +110,17 @@ def stored_in_slice(x: torch.Tensor, dim: int, entry: object, value: torch.Tenso
 
 
 def _inside(x: torch.Tensor, dim: int, entry: object) -> torch.Tensor:
-    """Which positions along ``dim`` the slice ``entry`` covers, shaped to broadcast against ``x``."""
+    """Which positions along ``dim`` the slice ``entry`` covers (one position: an int or 0-d tensor
+    index, negative from the end), shaped to broadcast against ``x``."""
     size = x.shape[dim]
     positions = torch.arange(size)
-    inside = (positions >= _resolved(entry.start, 0, size)) & (positions < _resolved(entry.stop, size, size))
+    if not isinstance(entry, (slice, RunTimeSlice)):
+        index = as_tensor_value(entry).to(torch.int64).reshape(())
+        inside = positions == torch.where(index < 0, index + size, index)
+    else:
+        inside = (positions >= _resolved(entry.start, 0, size)) & (
+            positions < _resolved(entry.stop, size, size)
+        )
     shape = [1] * x.dim()
     shape[dim] = -1
     return inside.reshape(shape)

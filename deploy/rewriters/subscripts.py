@@ -241,17 +241,26 @@ def _run_time_bound(entry: object) -> bool:
 
 
 def _window_store(obj: torch.Tensor, entries: tuple, value: object) -> bool:
-    """Slices only (no step), one bound known only at run time, and one value stored."""
+    """Slices (no step) or single positions (``occ[s:d, w] = 1.0``, ``w`` a loop counter), one slice
+    bound known only at run time, and one value stored."""
     if len(entries) > obj.dim() or not all(
-        isinstance(e, (slice, RunTimeSlice)) and e.step is None for e in entries
+        (isinstance(e, (slice, RunTimeSlice)) and e.step is None) or _position(e) for e in entries
     ):
         return False
+    entries = tuple(e for e in entries if isinstance(e, (slice, RunTimeSlice)))
     if isinstance(value, torch.Tensor) and value.numel() != 1:
         return False
     bounds = [b for e in entries for b in (e.start, e.stop) if b is not None]
-    if torch.compiler.is_dynamo_compiling():  # a run-time int is a 0-d tensor there
-        return any(is_scalar_index(b) for b in bounds)
+    if torch.compiler.is_dynamo_compiling():
+        # a run-time int is a 0-d tensor there, or a symbolic int (`s = int(req[i, 0])`): torch
+        # cannot store into a slice whose bounds are data-dependent, a masked store can
+        return any(is_scalar_index(b) or is_sym_int(b) for b in bounds)
     return any(run_time_position(b) for b in bounds)
+
+
+def _position(entry: object) -> bool:
+    """One position: a Python int, a size or a 0-d integer tensor (a loop's counter)."""
+    return (type(entry) is int) or is_sym_int(entry) or is_scalar_index(entry)
 
 
 def _update(value: object, obj: torch.Tensor) -> torch.Tensor:

@@ -30,7 +30,42 @@ def _bars(prices, halted=()):
     return torch.tensor(prices), volume
 
 
+class FirstFreeChannel(nn.Module):
+    """First-fit channels on a chain of links: `occ[s:d, w] = 1.0` with `s`, `d` read from the
+    request (`int(req[i, 0])`) and `w` the inner loop's counter, after `if occ[s:d, w].max() > 0.5:
+    continue`."""
+
+    def forward(self, requests, occupancy):
+        occ = occupancy.clone()
+        picked = []
+        for i in range(requests.shape[0]):
+            s, d = int(requests[i, 0]), int(requests[i, 1])
+            channel = torch.tensor(-1.0)
+            for w in range(occ.shape[1]):
+                if occ[s:d, w].max() > 0.5:
+                    continue
+                occ[s:d, w] = 1.0
+                channel = torch.tensor(float(w))
+                break
+            picked.append(channel)
+        return torch.stack(picked), occ
+
+
 CASES = [
+    Case(
+        "slice_store_of_one_channel_between_bounds_read_from_a_request",
+        seeded(FirstFreeChannel),
+        (torch.tensor([[0, 3], [1, 2], [0, 4], [2, 4]]), torch.zeros(5, 3)),
+        [
+            (torch.tensor([[0, 2], [1, 3]]), torch.ones(4, 2)),  # every channel taken: blocked
+            (torch.tensor([[0, 1], [0, 1], [0, 1]]), torch.tensor([[1.0, 0.0, 0.0], [0.0, 0.0, 0.0]])),
+        ],
+        (
+            {0: torch.export.Dim("requests", min=2, max=16)},
+            {0: torch.export.Dim("links", min=2, max=16), 1: torch.export.Dim("channels", min=2, max=16)},
+        ),
+        constructs=("for->while_loop",),
+    ),
     Case(
         "slice_store_bounded_by_the_loop_counter_in_a_branch",
         seeded(SplitRescale),
