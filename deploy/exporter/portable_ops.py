@@ -23,7 +23,9 @@ are none).
 
 ``z.mean(dim=0)`` of a complex tensor converts the count of entries to a complex number, which asks
 torch for the dynamic size's value and specialises the export to the example (``Eq(ensemble, 8)``).
-While exporting, a complex mean is the mean of its real and imaginary parts (``view_as_real``).
+While exporting, a complex mean is the mean of its real and imaginary parts (``view_as_real``). A
+float mean over a dim of a data-dependent size (the rows a filter kept, maybe none) is NaN where the
+dim is empty, as torch's is: onnxruntime's ReduceMean of an empty axis gives 0.
 """
 
 from __future__ import annotations
@@ -106,14 +108,35 @@ def _nanmedian(input, *args, **kwargs):
 
 def _mean(input, *args, **kwargs):
     known = set(kwargs) <= {"dim", "keepdim"} and len(args) <= 2 and "dtype" not in kwargs
-    if not (torch.compiler.is_compiling() and input.is_complex() and known):
+    if not (torch.compiler.is_compiling() and known and (input.is_complex() or input.is_floating_point())):
         return _ORIGINAL_MEAN(input, *args, **kwargs)
     dim = args[0] if args else kwargs.get("dim")
     keepdim = args[1] if len(args) > 1 else kwargs.get("keepdim", False)
     rank = input.dim()
     dims = list(range(rank)) if dim is None else [d % rank for d in ((dim,) if isinstance(dim, int) else dim)]
+    if not input.is_complex():
+        return _mean_of_maybe_none(input, dims, keepdim, args, kwargs)
     parts = torch.view_as_real(input).mean(dim=dims, keepdim=keepdim)
     return torch.view_as_complex(parts.contiguous())
+
+
+def _mean_of_maybe_none(input, dims: list[int], keepdim: bool, args, kwargs):
+    """A float mean over dims of a data-dependent size (rows a filter kept): NaN where there are none,
+    as torch's (onnxruntime's ReduceMean of an empty axis gives 0)."""
+    sizes = [input.shape[d] for d in dims]
+    value = _ORIGINAL_MEAN(input, *args, **kwargs)
+    if torch.compiler.is_dynamo_compiling() or not any(_data_dependent(s) for s in sizes):
+        return value
+    count = torch.full((), 1, dtype=torch.int64)
+    for size in sizes:
+        count = count * size
+    return torch.where(count > 0, value, torch.full_like(value, math.nan))
+
+
+def _data_dependent(size) -> bool:
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+    return isinstance(size, torch.SymInt) and bool(free_unbacked_symbols(size))
 
 
 def _cdist(x1: torch.Tensor, x2: torch.Tensor, p: float = 2.0, compute_mode: str | None = None):

@@ -134,3 +134,33 @@ def test_a_complex_mean_over_a_dynamic_dim_keeps_it_dynamic(tmp_path, write_mode
     res = deploy.export(write_model(COMPLEX_MEAN), targets=["onnx"], out=tmp_path / "out")
     assert res.artifacts["onnx"].parity.ok and res.artifacts["onnx"].parity.cases >= 3
     assert torch.Tensor.mean is torch._C.TensorBase.mean  # restored after the export
+
+
+KEPT_MEAN = """
+import torch
+
+class KeptMean(torch.nn.Module):
+    def forward(self, x):
+        kept = x[x.sum(1) > 0]  # maybe no row
+        return kept.mean(dim=0), x.mean(dim=0)
+
+def model():
+    return KeptMean()
+
+def example_inputs():
+    return (torch.tensor([[1.0, 2.0], [-3.0, -1.0], [2.0, 0.5]]),)
+
+def dynamic_shapes():
+    return ({0: torch.export.Dim("rows", min=2, max=16)},)
+"""
+
+
+def test_a_mean_over_rows_a_filter_kept_is_nan_where_it_kept_none(tmp_path, write_model):
+    # onnxruntime's ReduceMean of an empty axis gives 0, torch's mean NaN
+    from deploy.runtimes.onnx.session import load
+
+    res = deploy.export(write_model(KEPT_MEAN), targets=["onnx"], out=tmp_path / "out")
+    session = load(res.artifacts["onnx"].path)
+    kept, whole = session.run([torch.tensor([[-1.0, -2.0], [-3.0, 0.5]]).numpy()])
+    assert torch.isnan(torch.as_tensor(kept)).all()
+    assert torch.allclose(torch.as_tensor(whole), torch.tensor([-2.0, -0.75]))
