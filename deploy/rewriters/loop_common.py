@@ -205,6 +205,19 @@ def probe_iteration(start, body_fn, carried: tuple) -> tuple[list, list]:
     return [as_tensor_value(v) for v in values], [as_tensor_value(v) for v in appended]
 
 
+def read_once_set(name: str) -> bool:
+    """A loop variable only read once set: the value a `return` in the loop gives
+    (passes/loop_returns.py) or a variable tested with `is None` (passes/optionals.py: its flag says
+    whether it is set)."""
+    return name.startswith("_deploy_return_") or name.startswith("_deploy_opt_")
+
+
+def unset_as_undefined(args: tuple, names: tuple[str, ...]) -> tuple:
+    """Such variables still None (`lock = None` before the loop) as Undefined, for a placeholder
+    shaped by a probe of the body (placeholders_for_undefined)."""
+    return tuple(Undefined(n) if v is None and read_once_set(n) else v for v, n in zip(args, names))
+
+
 def placeholders_for_undefined(args: tuple, run) -> tuple:
     """Loop variables with no value before the loop (``cost`` assigned on every path of the body
     that reads it, but not before a ``break`` that skips it) as zeros shaped like the value one

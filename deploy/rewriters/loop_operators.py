@@ -37,9 +37,11 @@ from deploy.rewriters.loop_common import (
     loop_error,
     placeholders_for_undefined,
     python_while,
+    read_once_set,
     sizes_kept,
     to_tensor_predicate,
     unit_steps,
+    unset_as_undefined,
 )
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.row_lists import carried_as_rows, while_as_rows
@@ -102,7 +104,7 @@ def while_stmt(
         rows = while_as_rows(while_stmt, cond_fn, body_fn, args, names, site_id, row_room(*args))
         if rows is not None:
             return rows
-    args = placeholders_for_undefined(_optionals_unset(args, names), lambda values: body_fn(*values))
+    args = placeholders_for_undefined(unset_as_undefined(args, names), lambda values: body_fn(*values))
     carried = carry(args, names, site)
 
     def graph_cond(*values):
@@ -244,18 +246,6 @@ def _instead(build):
         raise error from None
 
 
-def _return_slot(name: str) -> bool:
-    return name.startswith("_deploy_return_") or name.startswith("_deploy_opt_")
-
-
-def _optionals_unset(args: tuple, names: tuple[str, ...]) -> tuple:
-    """Loop variables still None that are only read once set: the value a `return` in the loop
-    gives (passes/loop_returns.py) and a variable tested with `is None` (`lock = None`, then `if
-    lock is None: lock = c` in the loop; passes/optionals.py: its flag says whether it is set), as
-    Undefined, for a placeholder shaped by a probe of the body (placeholders_for_undefined)."""
-    return tuple(Undefined(n) if v is None and _return_slot(n) else v for v, n in zip(args, names))
-
-
 def _range_bounds(bounds: tuple) -> tuple:
     if len(bounds) == 1:
         return 0, bounds[0], 1
@@ -300,9 +290,9 @@ def _graph_for(
         # the value a `return` inside the loop gives (None until it runs: passes/loop_returns.py)
         # is never read before it is set: a placeholder (placeholders_for_undefined, a probe that
         # cannot run under dynamo), not a peeled first iteration, which needs a trip count >= 1
-        args = _optionals_unset(args, names)
+        args = unset_as_undefined(args, names)
     unset = [n for v, n in zip(args, names) if v is None or isinstance(v, Undefined)]
-    if break_index < 0 and any(dynamo or not _return_slot(n) for n in unset):
+    if break_index < 0 and any(dynamo or not read_once_set(n) for n in unset):
         # `h = None; for t in range(n): h = cell(x[:, t], h)`: peel the first iteration so every
         # loop variable has a tensor value; a dynamic trip count must then be at least 1.
         if is_sym_int(stop) and not is_sym_int(start) and isinstance(start, int):

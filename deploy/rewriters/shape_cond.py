@@ -290,8 +290,9 @@ def resized_in_body(pred, then_fn, else_fn, encode, decode, outputs):
     """Inside a body dynamo traces (a loop's, after torch.cond refused the strides of a cond's
     resized outputs there: trace_state.resized_flat_now), a cond whose tensor outputs differ in size
     as ``shape_cond`` runs one at the top level; None when no output differs in size. Each new size
-    is bounded by the two branches' sizes, which dynamo cannot bound by their ranges here. ``outputs``: both branches' encoded output leaves and
-    structure, as probed (branch_probes.branch_outputs)."""
+    is bounded by the two branches' sizes, which dynamo cannot bound by their ranges here.
+    ``outputs``: both branches' encoded output leaves and structure, as probed
+    (branch_probes.branch_outputs)."""
     if outputs is None:
         return None
     resizing = _layouts(*outputs)

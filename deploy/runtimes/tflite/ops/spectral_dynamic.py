@@ -34,26 +34,15 @@ def lower_dynamic_dft(
 ) -> Value:
     """DFT along ``axis`` of a real ``x`` ([..., m, 1] in ONNX order, m a run-time size) of length
     ``length`` (a run-time value; m when None): samples beyond it are dropped, missing ones zero."""
-    rank = x.rank
     if x.shape[-1] != 1:
         raise Unsupported("DFT of a complex signal of a run-time length")
-    rest = [i for i in range(rank - 1) if i != axis]
-    if any(x.shape[i] is None for i in rest):
-        raise Unsupported("DFT with run-time sizes besides the transformed one")
-    lead = tuple(x.shape[i] for i in rest)
-    rows = int(np.prod(lead)) if lead else 1
-    moved = ctx.tensor(x, (*rest, axis, rank - 1))
-    signal = ctx.reshape_tensor(moved, (rows, None), np.float32)
-    signal = Value(ctx.sg.tensors[signal].name, (rows, None), np.dtype(np.float32), tensor=signal)
+    signal = _signal_rows(ctx, x, axis, ())
+    rows = signal.shape[0]
     samples = _length(ctx, x, axis)
     n = samples if length is None else ctx.cast(ctx.reshape(length, ()), np.int32)
     bins = _int_binary(ctx, OPS.ADD, _int_binary(ctx, OPS.FLOOR_DIV, n, 2), 1) if onesided else n
     k, t = _range(ctx, bins), _range(ctx, samples)
-    phase = _int_binary(ctx, OPS.MUL, ctx.reshape(k, (None, 1)), ctx.reshape(t, (1, None)))
-    phase = _int_binary(ctx, OPS.FLOOR_MOD, phase, n)  # (bins, samples): k t mod n, exact
-    two_pi = ctx.const(np.array(2 * math.pi, np.float32))
-    step = elementwise_values(ctx, OPS.DIV, two_pi, ctx.cast(n, np.float32))
-    angle = elementwise_values(ctx, OPS.MUL, ctx.cast(phase, np.float32), step)
+    angle = _angles(ctx, k, t, n)  # (bins, samples)
     kept = ctx.cast(elementwise_values(ctx, OPS.LESS, t, n, dtype=np.bool_), np.float32)  # t < n
     cosine = elementwise_values(ctx, OPS.MUL, unary_values(ctx, OPS.COS, angle), kept)
     sine = elementwise_values(ctx, OPS.MUL, unary_values(ctx, OPS.SIN, angle), kept)
@@ -65,14 +54,7 @@ def lower_dynamic_dft(
     packed = ctx.emit(
         OPS.PACK, [ctx.native(real), ctx.native(imaginary)], (rows, None, 2), np.float32, options=options
     )
-    out_shape = list(x.shape)
-    out_shape[axis], out_shape[-1] = None, 2
-    if not rest:
-        return ctx.reshape(packed, tuple(out_shape))
-    ordered = ctx.reshape(packed, (*lead, None, 2))
-    perm = (*rest, axis, rank - 1)
-    inverse = tuple(int(i) for i in np.argsort(perm))
-    return _transposed(ctx, ordered, inverse, tuple(out_shape))
+    return _in_onnx_order(ctx, packed, x, axis, 2)
 
 
 def lower_dynamic_inverse_dft(ctx: LoweringContext, x: Value, axis: int, length: Value | None) -> Value:
@@ -82,27 +64,15 @@ def lower_dynamic_inverse_dft(ctx: LoweringContext, x: Value, axis: int, length:
     ones zero, as torch pads them), ``w_k`` 1 for bin 0 and bin ``n / 2``, 2 for the others (their
     mirror images); the imaginary parts of those two bins drop out, as in torch. ``n`` is
     ``2 (m - 1)`` when not given. Output [..., n, 1]."""
-    rank = x.rank
-    rest = [i for i in range(rank - 1) if i != axis]
-    if any(x.shape[i] is None for i in rest):
-        raise Unsupported("inverse DFT with run-time sizes besides the transformed one")
-    lead = tuple(x.shape[i] for i in rest)
-    rows = int(np.prod(lead)) if lead else 1
-    moved = ctx.tensor(x, (*rest, axis, rank - 1))
-    spectrum = ctx.reshape_tensor(moved, (rows, None, 2), np.float32)
-    spectrum = Value(ctx.sg.tensors[spectrum].name, (rows, None, 2), np.dtype(np.float32), tensor=spectrum)
+    spectrum = _signal_rows(ctx, x, axis, (2,))
+    rows = spectrum.shape[0]
     bins_in = _length(ctx, x, axis)
     if length is None:
         n = _int_binary(ctx, OPS.MUL, _int_binary(ctx, OPS.SUB, bins_in, 1), 2)
     else:
         n = ctx.cast(ctx.reshape(length, ()), np.int32)
     k, t = _range(ctx, bins_in), _range(ctx, n)
-    phase = _int_binary(ctx, OPS.MUL, ctx.reshape(k, (None, 1)), ctx.reshape(t, (1, None)))
-    phase = _int_binary(ctx, OPS.FLOOR_MOD, phase, n)  # (bins, n): k t mod n, exact
-    step = elementwise_values(
-        ctx, OPS.DIV, ctx.const(np.array(2 * math.pi, np.float32)), ctx.cast(n, np.float32)
-    )
-    angle = elementwise_values(ctx, OPS.MUL, ctx.cast(phase, np.float32), step)
+    angle = _angles(ctx, k, t, n)  # (bins, n)
     # weight w_k / n per bin: 0 past n // 2, 1 at 0 and at n / 2 (n even), 2 between
     half = _int_binary(ctx, OPS.FLOOR_DIV, n, 2)
     used = ctx.cast(elementwise_values(ctx, OPS.LESS_EQUAL, k, half, dtype=np.bool_), np.float32)
@@ -121,11 +91,44 @@ def lower_dynamic_inverse_dft(ctx: LoweringContext, x: Value, axis: int, length:
     real = batch_matmul(ctx, _component(ctx, spectrum, 0), cosine, (rows, None))
     imaginary = batch_matmul(ctx, _component(ctx, spectrum, 1), sine, (rows, None))
     signal = elementwise_values(ctx, OPS.SUB, real, imaginary)
+    return _in_onnx_order(ctx, signal, x, axis, 1)
+
+
+def _signal_rows(ctx: LoweringContext, x: Value, axis: int, trailing: tuple) -> Value:
+    """``x`` ([..., m, c] in ONNX order) as (rows, m, *trailing): the transformed dim second, every
+    other dim (static) folded into the rows."""
+    rank = x.rank
+    rest = [i for i in range(rank - 1) if i != axis]
+    if any(x.shape[i] is None for i in rest):
+        raise Unsupported("DFT with run-time sizes besides the transformed one")
+    rows = int(np.prod([x.shape[i] for i in rest])) if rest else 1
+    shape = (rows, None, *trailing)
+    moved = ctx.tensor(x, (*rest, axis, rank - 1))
+    tensor = ctx.reshape_tensor(moved, shape, np.float32)
+    return Value(ctx.sg.tensors[tensor].name, shape, np.dtype(np.float32), tensor=tensor)
+
+
+def _angles(ctx: LoweringContext, k: Value, t: Value, n: Value) -> Value:
+    """``2 pi (k t mod n) / n`` for every bin ``k`` and sample ``t``: ``k t mod n`` exact in int32
+    before the float angle, so that long signals keep their phase."""
+    phase = _int_binary(ctx, OPS.MUL, ctx.reshape(k, (None, 1)), ctx.reshape(t, (1, None)))
+    phase = _int_binary(ctx, OPS.FLOOR_MOD, phase, n)
+    step = elementwise_values(
+        ctx, OPS.DIV, ctx.const(np.array(2 * math.pi, np.float32)), ctx.cast(n, np.float32)
+    )
+    return elementwise_values(ctx, OPS.MUL, ctx.cast(phase, np.float32), step)
+
+
+def _in_onnx_order(ctx: LoweringContext, value: Value, x: Value, axis: int, last: int) -> Value:
+    """(rows, n[, last]) rows of ``_signal_rows(x)`` back in ``x``'s ONNX order, ``last`` entries in the
+    trailing dim."""
+    rank = x.rank
+    rest = [i for i in range(rank - 1) if i != axis]
     out_shape = list(x.shape)
-    out_shape[axis], out_shape[-1] = None, 1
+    out_shape[axis], out_shape[-1] = None, last
     if not rest:
-        return ctx.reshape(signal, tuple(out_shape))
-    ordered = ctx.reshape(signal, (*lead, None, 1))
+        return ctx.reshape(value, tuple(out_shape))
+    ordered = ctx.reshape(value, (*[x.shape[i] for i in rest], None, last))
     perm = (*rest, axis, rank - 1)
     return _transposed(ctx, ordered, tuple(int(i) for i in np.argsort(perm)), tuple(out_shape))
 
