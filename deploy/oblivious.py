@@ -38,11 +38,12 @@ class _Used:
 
 
 @contextmanager
-def size_oblivious() -> Iterator[_Used]:
-    """Within: backed and unbacked size decisions taken size-obliviously; ``.unbacked`` counts the
-    undecidable questions about unbacked sizes answered that way."""
+def size_oblivious(backed: bool = True) -> Iterator[_Used]:
+    """Within: unbacked (and with ``backed``, backed) size decisions taken size-obliviously;
+    ``.unbacked`` counts the undecidable questions about unbacked sizes answered that way."""
     with ExitStack() as stack:
-        stack.enter_context(torch.fx.experimental._config.patch(backed_size_oblivious=True))
+        if backed:
+            stack.enter_context(torch.fx.experimental._config.patch(backed_size_oblivious=True))
         yield stack.enter_context(unbacked_sizes_oblivious())
 
 

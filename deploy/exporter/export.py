@@ -15,7 +15,7 @@ from deploy.errors import DeployError, NotDeployableError
 from deploy.exporter.portable_ops import portable_ops
 from deploy.exporter.range_guards import export_with_range_checked_guards
 from deploy.exporter.shapes import grow_small_dims, shared_dims_known_equal
-from deploy.exporter.source import source_window, user_frame_in_message
+from deploy.exporter.source import innermost_user_frame, source_window, user_frame_in_message
 from deploy.oblivious import is_data_dependent, size_oblivious
 from deploy.quiet import quiet_torch
 from deploy.rewriters import fresh_trace_state, trusting_size_branches
@@ -60,7 +60,11 @@ def export_program(
                 if ep is not None:
                     return ep, notes
             elif is_data_dependent(exc) and not strict:
-                ep = _size_oblivious(module, traced_inputs, dynamic_shapes, notes)
+                # first with the input sizes kept as they are: size-oblivious, a slice
+                # `ir[b, 0, H // 2 - 2 : H // 2 + 2]` in a loop body has sizes of its own, which the
+                # loop cannot carry (a pooling of sizes a size branch picked is the question here)
+                ep = _size_oblivious(module, traced_inputs, dynamic_shapes, notes, backed=False)
+                ep = ep or _size_oblivious(module, traced_inputs, dynamic_shapes, notes)
                 if ep is not None:
                     return ep, notes
             if _is_control_flow_failure(exc):
@@ -159,19 +163,22 @@ def _range_checked_guards(module, inputs, dynamic_shapes, notes: list[str], cont
     return found[0]
 
 
-def _size_oblivious(module, inputs, dynamic_shapes, notes: list[str], trusting: bool = False):
+def _size_oblivious(
+    module, inputs, dynamic_shapes, notes: list[str], trusting: bool = False, backed: bool = True
+):
     """Retry an export that failed on a specialised dim or on a size torch could not decide with
     every size decision taken size-obliviously (deploy.oblivious): metadata checks such as
     "is this dim of size ``n - 1`` equal to 1?" (contiguity, broadcasting) no longer guard on the
     example's size, and "is this data-dependent length 0?" (``Tensor.roll``) takes the general path.
     Such a graph may assume a size is not 0 or 1, so verification at the minimum size checks it
-    against eager. ``trusting``: the guards of branches on dynamic sizes are dropped too. When it still fails on a specialised dim, the guards torch could not prove are
+    against eager. ``trusting``: the guards of branches on dynamic sizes are dropped too; not ``backed``:
+    only the decisions about data-dependent sizes. When it still fails on a specialised dim, the guards torch could not prove are
     checked at every size of their range as well (_range_checked_guards); None when that fails too."""
     used = []
 
     @contextmanager
     def oblivious():
-        with size_oblivious() as answered, trusting_size_branches() if trusting else nullcontext():
+        with size_oblivious(backed) as answered, trusting_size_branches() if trusting else nullcontext():
             yield
             used.append(answered.unbacked)
 
@@ -209,7 +216,9 @@ def _is_control_flow_failure(exc: BaseException) -> bool:
 def explain_export_failure(exc: BaseException, module: torch.nn.Module) -> NotDeployableError:
     """One clear error naming the user's file:line instead of a torch internals message."""
     message = str(exc)
-    where = user_frame_in_message(message)
+    # torch quotes the user's line in its own messages; an error raised while running the user's code
+    # (a shape mismatch in `torch.cat`) has it in the traceback instead
+    where = user_frame_in_message(message) or innermost_user_frame(exc.__traceback__)
     if is_data_dependent(exc):
         undecided = re.search(r"data-dependent expression (.+?) \(unhinted", message)
         fact = f" (torch.export cannot decide {undecided.group(1)})" if undecided else ""

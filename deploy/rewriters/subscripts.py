@@ -47,6 +47,16 @@ def span(start: object, length: int) -> object:
     return slice(start, start + length)
 
 
+_ELLIPSIS = type(Ellipsis)
+
+
+def _new_axis_or_rest(entry: object) -> bool:
+    """``None`` or ``...`` in a subscript. Asked by type: within dynamo (a loop body it traces) ``entry
+    is None`` of a slice with symbolic bounds (``H // 2 - 2 : H // 2 + 2``) makes it a constant,
+    which fixes the bounds to the example's sizes."""
+    return isinstance(entry, (type(None), _ELLIPSIS))
+
+
 def _plain(index: object) -> object:
     if isinstance(index, tuple):
         return tuple(e.as_slice() if isinstance(e, (Span, RunTimeSlice)) else e for e in index)
@@ -72,9 +82,7 @@ def getitem(obj: object, index: object) -> object:
     entries = index if isinstance(index, tuple) else (index,)
     if run_time_bounds(entries):  # `tokens[:n]`, n = int(count.item())
         return sliced(obj, entries)
-    if any(isinstance(e, RunTimeSlice) for e in entries) and not any(
-        e is None or e is Ellipsis for e in entries
-    ):
+    if any(isinstance(e, RunTimeSlice) for e in entries) and not any(_new_axis_or_rest(e) for e in entries):
         # `img[:, top:bottom, left]`: the run-time slices first, then the rest of the index
         obj = sliced(obj, tuple(e if isinstance(e, RunTimeSlice) else slice(None) for e in entries))
         entries = tuple(slice(None) if isinstance(e, RunTimeSlice) else e for e in entries)
@@ -93,14 +101,14 @@ def getitem(obj: object, index: object) -> object:
         index = entries if isinstance(index, tuple) else entries[0]
     if not any(is_scalar_index(e) or isinstance(e, Span) for e in entries):
         return obj[index]
-    consuming = sum(1 for e in entries if e is not None and e is not Ellipsis)
+    consuming = sum(1 for e in entries if not _new_axis_or_rest(e))
     basic, positions, out_dim = [], [], 0
     for entry in entries:
         if is_scalar_index(entry) or isinstance(entry, Span):
             basic.append(slice(None))
             positions.append((out_dim, entry))
             out_dim += 1
-        elif entry is Ellipsis:
+        elif isinstance(entry, _ELLIPSIS):
             basic.append(entry)
             out_dim += obj.dim() - consuming
         elif isinstance(entry, int):

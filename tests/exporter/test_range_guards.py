@@ -105,6 +105,32 @@ def test_a_window_whose_width_is_1_at_the_smallest_sizes_exports_and_matches(mod
         torch.testing.assert_close(program.module()(x), model()(x))
 
 
+class CentreWindows(torch.nn.Module):
+    """A centre window ``ir[b, 0, h // 2 - 2 : h // 2 + 2, ...]`` per image in a converted loop: in the
+    body dynamo traces, the slice's bounds stay symbolic (not the example's 30 and 34)."""
+
+    def forward(self, ir):
+        _, _, h, w = ir.shape
+        out = []
+        for b in range(ir.shape[0]):
+            eye = ir[b, 0, h // 2 - 2 : h // 2 + 2, w // 2 - 2 : w // 2 + 2].mean()
+            if eye > 0.5:
+                eye = eye * 2.0
+            out.append(eye)
+        return torch.stack(out)
+
+
+def test_a_window_at_symbolic_bounds_in_a_loop_body_exports_and_matches():
+    shapes = ({0: Dim("b", min=2, max=8), 2: Dim("h", min=8, max=96), 3: Dim("w", min=8, max=96)},)
+    example = (torch.rand(3, 1, 64, 64),)
+    rewritten = rewrite_module(CentreWindows().eval(), example, shapes).module
+    program, _ = export_program(rewritten, example, shapes)
+    for size in ((2, 1, 8, 9), (5, 1, 61, 40), (8, 1, 96, 96)):
+        ir = torch.rand(size, generator=torch.Generator().manual_seed(size[2]))
+        ir[0, 0, size[2] // 2 - 2 : size[2] // 2 + 2] += 0.8  # the first image takes the branch
+        torch.testing.assert_close(program.module()(ir), CentreWindows()(ir))
+
+
 def test_guards_compiled_to_integer_arithmetic_agree_with_sympy():
     """The fast check (range_guards._compiled) gives sympy's answer at every size, for the kinds of
     guards block and chunk counts make; an unknown function falls back to sympy (None)."""

@@ -44,3 +44,20 @@ class DifferentStructures(nn.Module):
         if x.mean() > 0:
             return x, x.sum()
         return x
+
+
+class MixedTables(nn.Module):
+    """Per-core frequency tables of different lengths repeated by a dynamic core count."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("little", torch.tensor([0.3, 0.6, 1.0, 1.4, 1.8]))
+        self.register_buffer("big", torch.tensor([0.5, 1.0, 1.6, 2.2, 2.8, 3.2]))
+
+    def forward(self, util):
+        cores = util.shape[0]
+        tables = [self.little] * (cores // 2) + [self.big] * (cores - cores // 2)
+        out = []
+        for c in range(cores):
+            out.append(tables[c][-1] * util[c])
+        return torch.stack(out)

@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from deploy.errors import NotDeployableError
+from deploy.exporter.export import export_program
 from deploy.rewriters import rewrite_module
 from deploy.rewriters.coverage import candidate_inputs, record_branches
 from tests.rewriters import error_models
@@ -38,6 +39,20 @@ def test_unconvertible_constructs_name_the_user_line(cls, marker, words):
     assert error.line == _line_of(cls, marker)
     assert words in error.message
     assert ">" in error.detail and marker in error.detail
+
+
+def test_a_torch_error_while_running_the_users_code_names_its_line():
+    # torch.cat of (2, 5) and (2, 6) rows inside the list's `+`: no line in torch's message, the
+    # user's line from the traceback instead
+    util = torch.rand(4)
+    shapes = ({0: torch.export.Dim("cores", min=2, max=16)},)
+    module = rewrite_module(error_models.MixedTables(), (util,), shapes).module
+    with pytest.raises(NotDeployableError) as caught:
+        export_program(module, (util,), shapes)
+    error = caught.value
+    assert error.file == inspect.getsourcefile(error_models)
+    assert error.line == _line_of(error_models.MixedTables, "tables = [self.little]")
+    assert "shapes (5,) and (6,)" in error.message and "one shape" in error.message
 
 
 def test_eager_runs_of_the_rewritten_module_match_the_original():
