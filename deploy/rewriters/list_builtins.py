@@ -1,7 +1,9 @@
 """Python builtins over the lists converted loops fill (values.StackedList, whose length may be
 symbolic while exporting): ``list(xs)``, ``sum(xs)``, ``max(xs)`` / ``min(xs)``. Python would
 iterate the values one by one, which fixes a dynamic length to the example's; these work on the
-stacked rows instead. Anything else runs the builtin.
+stacked rows instead. ``range(n)`` of a dynamic size outside a loop header (``order =
+list(reversed(range(J)))``, then ``for j in order``) is the tensor of its values. Anything else runs
+the builtin.
 """
 
 from __future__ import annotations
@@ -14,10 +16,32 @@ from deploy.rewriters.values import StackedList, as_rows, is_sym_int, is_tracing
 
 
 def list_(*args):
-    """``list(xs)``: a copy that is still a StackedList (``list(reversed(xs))`` included)."""
+    """``list(xs)``: a copy that is still a StackedList (``list(reversed(xs))`` included); while
+    exporting, the values of a range over a dynamic size stay the tensor ``range_`` made."""
     if len(args) == 1 and isinstance(as_rows(args[0]), StackedList):
         return as_rows(args[0]).copy()
+    if len(args) == 1 and _dynamic_rows(args[0]):
+        return args[0]
     return list(*args)
+
+
+def range_(*bounds):
+    """``range(...)`` outside a loop header: while exporting with a symbolic bound, its values as an
+    int64 tensor (Python's range would fix the size to the example's; ``reversed`` flips it and a
+    loop over it runs over its dynamic length); the builtin range otherwise."""
+    if is_tracing() and any(is_sym_int(b) for b in bounds):
+        return torch.arange(*bounds, dtype=torch.int64)
+    return range(*bounds)
+
+
+def _dynamic_rows(value: object) -> bool:
+    return (
+        is_tracing()
+        and isinstance(value, torch.Tensor)
+        and value.dim() == 1
+        and value.dtype == torch.int64
+        and is_sym_int(value.shape[0])
+    )
 
 
 def sum_(*args):

@@ -130,3 +130,43 @@ def test_a_size_branch_pooling_in_a_helper_a_loop_body_calls(tmp_path, write_mod
     for target in ("onnx", "tflite"):
         parity = res.artifacts[target].parity
         assert parity.ok and parity.cases >= 4, target
+
+
+WINDOW_BY_LENGTH = """
+import torch
+import torch.nn.functional as F
+
+class WindowByLength(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.long_window, self.short_window = 8, 3
+
+    def smooth(self, x):
+        win = self.long_window if x.shape[0] >= 32 else self.short_window
+        return F.avg_pool1d(x[None, None], win, stride=1)[0, 0]
+
+    def forward(self, x):
+        smoothed = self.smooth(x)
+        return smoothed.max().reshape(1), smoothed.mean().reshape(1)
+
+def model():
+    return WindowByLength()
+
+def example_inputs():
+    return (torch.randn(40),)
+
+def dynamic_shapes():
+    return ({0: torch.export.Dim("steps", min=4, max=64)},)
+
+def verify_inputs():
+    return [(torch.randn(4),), (torch.randn(31),), (torch.randn(32),), (torch.randn(64),)]
+"""
+
+
+def test_a_pooling_window_picked_by_a_length(tmp_path, write_model):
+    # the window is a module setting picked by a size test: the rest of `smooth` moves into both
+    # sides, each pooling with its own constant window (not a size torch cannot decide)
+    res = deploy.export(write_model(WINDOW_BY_LENGTH), targets=["onnx", "tflite"], out=tmp_path / "out")
+    for target in ("onnx", "tflite"):
+        parity = res.artifacts[target].parity
+        assert parity.ok and parity.cases >= 5

@@ -26,6 +26,7 @@ from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.row_lists import ListsReadInTheirLoop
 from deploy.rewriters.passes.row_literals import RowLiterals
+from deploy.rewriters.passes.size_choices import SizeChoiceTails
 from deploy.rewriters.passes.string_returns import StringReturnsToCodes
 from deploy.rewriters.passes.string_states import StringStatesToCodes
 from deploy.rewriters.passes.subscript_updates import SubscriptUpdatesToStores
@@ -35,6 +36,7 @@ from deploy.rewriters.passes.truncations import TruncationsToSlices
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
     InlineListHelpers(),
+    SizeChoiceTails(),
     ArgumentUpdatesRebind(),
     EntryMutationsToStores(),
     SubscriptUpdatesToStores(),

@@ -105,6 +105,7 @@ def _is_unfold(func: ast.expr, node: ast.Call) -> bool:
 class _CallRewriter(ast.NodeTransformer):
     def __init__(self, ctx: Context):
         self.ctx = ctx
+        self.headers: set[int] = set()
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
@@ -118,9 +119,25 @@ class _CallRewriter(ast.NodeTransformer):
             return ast.copy_location(ast.Call(rt("list_repeat"), [values, times], []), node)
         return node
 
+    def visit_For(self, node: ast.For) -> ast.AST:
+        if isinstance(node.iter, ast.Call):
+            self.headers.add(id(node.iter))  # `for i in range(n)`: a loop the loop passes convert
+        self.generic_visit(node)
+        return node
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id == "range"
+            and 1 <= len(node.args) <= 3
+            and not node.keywords
+            and id(node) not in self.headers
+        ):
+            # `order = list(reversed(range(J)))` of a dynamic J: Python's range would fix J
+            self.ctx.rewrote = True
+            return ast.copy_location(ast.Call(rt("range_"), node.args, []), node)
         if isinstance(func, ast.Name) and func.id in _CASTS and len(node.args) <= 1 and not node.keywords:
             # `int(idx.item()) // n` in a helper without control flow: Python's int() would guard on
             # the unbacked value (`bool`/`float` likewise force a Python value)

@@ -47,9 +47,18 @@ def _builds_list(loop: ast.stmt) -> bool:
 
 
 def _counted(loop: ast.stmt) -> bool:
-    """A `while` or `for ... in range(...)`: a graph loop when its bound or test is a tensor, which
-    can stop at a `break` (a result variable carried instead would have no value before it)."""
-    return isinstance(loop, ast.While) or bool(_counter(loop))
+    """A `while`, a `for ... in range(...)` or a loop over a named sequence (`for j in order`, a
+    list of positions built before it): a graph loop when its bound or test is a tensor, which can
+    stop at a `break` (a result variable carried instead would have no value before it)."""
+    return isinstance(loop, ast.While) or bool(_counter(loop) or _named_item(loop))
+
+
+def _named_item(loop: ast.stmt) -> set[str]:
+    """The variable of a `for name in seq` loop over a named sequence (a converted one advances it
+    through the sequence's positions, like a counter)."""
+    if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Name):
+        return {loop.target.id}
+    return set()
 
 
 def _walk(stmts: list[ast.stmt]):
@@ -220,8 +229,9 @@ class ReturnsInLoopsToBreaks(Pass):
         if id(loop) not in marked or not has_node(loop.body, (ast.Return,)):
             return None
         exits: list[tuple[str, ast.Return, list[ast.stmt]]] = []
-        locals_ = assigned_names(loop.body) - _counter(loop)
-        loop.body = self._replace(loop.body, (_counter(loop), locals_), exits, ctx, captures)
+        counters = _counter(loop) | _named_item(loop)
+        locals_ = assigned_names(loop.body) - counters
+        loop.body = self._replace(loop.body, (counters, locals_), exits, ctx, captures)
         before = [ast.Assign([name(flag, True)], ast.Constant(False)) for flag, _, _ in exits]
         after = []
         for flag, ret, moved in exits:

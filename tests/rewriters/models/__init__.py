@@ -47,6 +47,7 @@ from tests.rewriters.models import (
     segments,
     shapes,
     shrinking,
+    size_choices,
     size_values,
     sizes,
     slice_stores,
@@ -69,6 +70,7 @@ CASES = (
     + helper_returns.CASES
     + optionals.CASES
     + shrinking.CASES
+    + size_choices.CASES
     + two_breaks.CASES
     + idioms.CASES
     + truthiness.CASES

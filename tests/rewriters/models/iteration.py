@@ -225,6 +225,25 @@ class EndsOfSix(nn.Module):
         return torch.stack(ends), cols
 
 
+class JointsInOrder(nn.Module):
+    """A visiting order built before the loop, `list(reversed(range(J)))` over a dynamic J (a
+    config flag picks it), an early return naming the joint that failed."""
+
+    def __init__(self, wrist_first=True):
+        super().__init__()
+        self.wrist_first = wrist_first
+
+    def forward(self, start, limit):
+        joints = start.shape[0]
+        order = list(reversed(range(joints))) if self.wrist_first else list(range(joints))
+        offsets = torch.zeros(joints)
+        for j in order:
+            if start[j] > limit[j]:
+                return offsets, torch.tensor(float(j))
+            offsets[j] = limit[j] - start[j] + 0.1 * j
+        return offsets, torch.tensor(-1.0)
+
+
 def _labelled(labels: list[int]) -> tuple:
     return (torch.nn.functional.one_hot(torch.tensor(labels), 2).float(),)
 
@@ -319,6 +338,18 @@ CASES = [
         [(torch.randn(2, 2, 3),), (torch.randn(2, 17, 3),)],
         ({1: STEPS},),
         constructs=("for->scan", "for->while_loop"),
+    ),
+    Case(
+        "loop_over_a_reversed_range_built_before_it",
+        seeded(JointsInOrder),
+        (torch.tensor([1.0, 2.0, 3.0, 4.0]), torch.tensor([5.0, 5.0, 5.0, 5.0])),
+        [
+            (torch.tensor([1.0, 9.0]), torch.tensor([5.0, 5.0])),  # the first joint visited fails
+            (torch.tensor([9.0, 1.0, 1.0]), torch.tensor([5.0, 5.0, 5.0])),  # the last one fails
+            (torch.zeros(8), torch.ones(8)),  # every joint passes
+        ],
+        ({0: torch.export.Dim("joints", min=2, max=8)}, {0: torch.export.Dim("joints", min=2, max=8)}),
+        constructs=("for->while_loop",),
     ),
     Case(
         "unbind_static_channels_stay_python",
