@@ -1,7 +1,8 @@
 """Python builtins over the lists converted loops fill (values.StackedList, whose length may be
 symbolic while exporting): ``list(xs)``, ``sum(xs)``, ``max(xs)`` / ``min(xs)``. Python would
 iterate the values one by one, which fixes a dynamic length to the example's; these work on the
-stacked rows instead. ``range(n)`` of a dynamic size outside a loop header (``order =
+stacked rows instead. ``[int(c) for c in t]`` over a tensor's entries is the tensor itself, cast.
+``range(n)`` of a dynamic size outside a loop header (``order =
 list(reversed(range(J)))``, then ``for j in order``) is the tensor of its values. Anything else runs
 the builtin.
 """
@@ -81,3 +82,27 @@ def list_repeat(values, times):
     )
     count = torch.sym_max(times, 0)
     return StackedList([], rows.repeat(count, *([1] * (rows.dim() - 1))))
+
+
+_ENTRY_CASTS = {"int": torch.int64, "float": torch.float32, "item": None, "": None}
+
+
+def entries_of(values, cast: str):
+    """``[int(c) for c in t]`` (``float(c)``, ``c.item()``, ``c``) over a 1-d tensor: while exporting,
+    the tensor cast as the entries would be (a list of a dynamic or data-dependent length has no
+    other form: the rows of a StackedList); the Python list otherwise."""
+    if (
+        is_tracing()
+        and isinstance(values, torch.Tensor)
+        and values.dim() == 1
+        and is_sym_int(values.shape[0])
+    ):
+        dtype = _ENTRY_CASTS[cast]
+        return StackedList([], values.to(dtype) if dtype is not None else values)
+    if cast == "int":
+        return [int(v) for v in values]
+    if cast == "float":
+        return [float(v) for v in values]
+    if cast == "item":
+        return [v.item() for v in values]
+    return list(values)

@@ -119,6 +119,18 @@ class _CallRewriter(ast.NodeTransformer):
             return ast.copy_location(ast.Call(rt("list_repeat"), [values, times], []), node)
         return node
 
+    def visit_ListComp(self, node: ast.ListComp) -> ast.AST:
+        cast = _entry_cast(node)
+        self.generic_visit(node)
+        if cast is None:
+            return node
+        # `[int(c) for c in crossings]` of a nonzero's positions: Python would iterate a
+        # data-dependent length (list_builtins.entries_of)
+        self.ctx.rewrote = True
+        return ast.copy_location(
+            ast.Call(rt("entries_of"), [node.generators[0].iter, ast.Constant(cast)], []), node
+        )
+
     def visit_For(self, node: ast.For) -> ast.AST:
         if isinstance(node.iter, ast.Call):
             self.headers.add(id(node.iter))  # `for i in range(n)`: a loop the loop passes convert
@@ -255,6 +267,29 @@ class _CallRewriter(ast.NodeTransformer):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self.generic_visit(node)
         return node
+
+
+def _entry_cast(node: ast.ListComp) -> str | None:
+    """``int`` / ``float`` / ``item`` / ``""`` for ``[int(c) for c in xs]`` / ``float(c)`` /
+    ``c.item()`` / ``c`` (one loop, no condition); None for any other comprehension."""
+    if len(node.generators) != 1:
+        return None
+    loop = node.generators[0]
+    if loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name):
+        return None
+    var, elt = loop.target.id, node.elt
+    if isinstance(elt, ast.Name) and elt.id == var:
+        return ""
+    if not (isinstance(elt, ast.Call) and not elt.keywords):
+        return None
+    func = elt.func
+    if isinstance(func, ast.Attribute) and func.attr == "item" and not elt.args:
+        return "item" if isinstance(func.value, ast.Name) and func.value.id == var else None
+    if isinstance(func, ast.Name) and func.id in ("int", "float") and len(elt.args) == 1:
+        arg = elt.args[0]
+        if isinstance(arg, ast.Name) and arg.id == var:
+            return func.id
+    return None
 
 
 def _is_nonzero_read(node: ast.Subscript) -> bool:

@@ -11,12 +11,19 @@ other passes to handle.
                                                   bonus()
 
 A loop without `break` always runs its `else`: the clause simply follows the loop.
+
+A variable the body only assigns (before a `break`) and the `else` assigns too (``action =
+rule.action; break`` ... ``else: action = self.default``) has a value after the loop on every path,
+though not on the paths through the body that have not set it yet. In the body it becomes a result
+slot (``_deploy_last_*``, None before the loop), copied to the variable after the loop: a cond in
+the body then gives the slot a placeholder where it is still unset, as for a `return` in a loop.
 """
 
 from __future__ import annotations
 
 import ast
 
+from deploy.rewriters.analysis import assigned_names, read_names
 from deploy.rewriters.passes.base import BLOCK_FIELDS, BREAK_SCOPES, Context, Pass, map_blocks, name
 
 
@@ -61,6 +68,27 @@ class LoopElseToFlag(Pass):
         after = ast.If(test=ast.UnaryOp(ast.Not(), name(flag)), body=orelse, orelse=[])
         after._deploy_what = "the loop's `else` (it ran to the end without `break`)"
         ast.copy_location(after, orelse[0])
-        for stmt in (before, after):
-            ast.fix_missing_locations(stmt)
-        return [before, loop, after]
+        slots = _as_slots(loop, orelse, ctx)
+        inits = [ast.Assign([name(slot, True)], ast.Constant(None)) for slot in slots.values()]
+        copies = [ast.Assign([name(var, True)], name(slot)) for var, slot in slots.items()]
+        out = [before, *inits, loop, *copies, after]
+        for stmt in out:
+            ast.fix_missing_locations(ast.copy_location(stmt, loop) if stmt in inits + copies else stmt)
+        return out
+
+
+def _as_slots(loop: ast.stmt, orelse: list[ast.stmt], ctx: Context) -> dict[str, str]:
+    """The variables the body only assigns and the `else` assigns at its top level, each renamed in
+    the body to a new result slot (module docstring); the loop's own variable stays."""
+    target = assigned_names([loop.target]) if isinstance(loop, ast.For) else set()
+    settled = {
+        t.id for s in orelse if isinstance(s, ast.Assign) for t in s.targets if isinstance(t, ast.Name)
+    }
+    names = (assigned_names(loop.body) & settled) - read_names(loop.body) - target
+    if isinstance(loop, ast.While):
+        names -= read_names([loop.test])
+    slots = {var: ctx.fresh("last") for var in sorted(names)}
+    for node in ast.walk(ast.Module(loop.body, [])):
+        if isinstance(node, ast.Name) and node.id in slots:
+            node.id = slots[node.id]
+    return slots

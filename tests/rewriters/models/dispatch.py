@@ -1,5 +1,6 @@
-"""Data-dependent dispatch: a ModuleList indexed by a tensor value or a loop counter, and an unbacked
-`.item()` count read inside a converted branch."""
+"""Data-dependent dispatch: a ModuleList indexed by a tensor value or a loop counter, an unbacked
+`.item()` count read inside a converted branch, and the first matching rule of a ModuleList per row
+(a loop `else` giving the default)."""
 
 import torch
 from torch import nn
@@ -72,6 +73,42 @@ def _gate_inputs():
     return [(torch.randn(4, 6, generator=gen) * s,) for s in (-1.0, 3.0, -3.0, 0.5, 8.0)]
 
 
+class Band(nn.Module):
+    def __init__(self, lo, hi, action):
+        super().__init__()
+        self.register_buffer("lo", torch.tensor(lo))
+        self.register_buffer("hi", torch.tensor(hi))
+        self.action = action
+
+    def forward(self, row):
+        return bool(((row >= self.lo) & (row <= self.hi)).all())
+
+
+class FirstMatchingRule(nn.Module):
+    """Per row, the first rule that matches gives the action (a Python float of the rule), the loop's
+    `else` the default; rows and rule hits over a dynamic row count."""
+
+    def __init__(self):
+        super().__init__()
+        self.rules = nn.ModuleList([Band([0.0, 0.0], [1.0, 1.0], 1.0), Band([-1.0, 0.5], [0.0, 2.0], 0.0)])
+        self.default = 2.0
+
+    def forward(self, rows):
+        actions = []
+        hits = torch.zeros(len(self.rules) + 1)
+        for i in range(rows.shape[0]):
+            for r, rule in enumerate(self.rules):
+                if rule(rows[i]):
+                    action = rule.action
+                    hits[r] += 1
+                    break
+            else:
+                action = self.default
+                hits[-1] += 1
+            actions.append(torch.tensor(action) * rows[i].sum())
+        return torch.stack(actions), hits
+
+
 CASES = [
     Case(
         "modulelist_indexed_by_item",
@@ -108,5 +145,17 @@ CASES = [
             (torch.tensor([[1.0, 0.0, 1.0]]),),
         ],
         constructs=("while->while_loop",),
+    ),
+    Case(
+        "first_matching_rule_or_the_loop_else",
+        seeded(FirstMatchingRule),
+        (torch.tensor([[0.5, 0.5], [-0.5, 1.0], [3.0, 3.0]]),),
+        [
+            (torch.tensor([[0.2, 0.9], [0.3, 0.1]]),),  # the first rule only
+            (torch.tensor([[-0.5, 1.5], [5.0, 5.0], [-0.2, 0.7], [0.1, 0.1]]),),  # each rule, the default
+            (torch.tensor([[4.0, 4.0], [-3.0, 1.0]]),),  # the default only
+        ],
+        ({0: torch.export.Dim("rows", min=2, max=16)},),
+        constructs=("for->scan", "if->cond"),
     ),
 ]

@@ -1,7 +1,9 @@
 """Segments pooled as they close: a list of the current segment's rows, stacked and pooled (by a
 helper with a branch on the segment's length) when a boundary or the length limit closes it, then
 reset; a last open segment is pooled after the loop under ``if current:`` (or ``if len(members) > 0:``,
-with a helper returning an ``or`` of tests deciding where a segment closes)."""
+with a helper returning an ``or`` of tests deciding where a segment closes). Sections between sign
+changes: ``bounds = [0] + [int(c) for c in crossings] + [n]`` of a nonzero's positions, a loop over
+them skipping slivers, a helper with an early return per section."""
 
 import torch
 from torch import nn
@@ -90,6 +92,31 @@ def _events(*rows):
     return torch.tensor(rows, dtype=torch.float32)
 
 
+class SectionCosts(nn.Module):
+    """Sections between the sign changes of a running sum (a mass-haul diagram's balance points)."""
+
+    def cost(self, net, start, end):
+        seg = net[start:end]
+        moved = seg.clamp(min=0).sum()
+        haul = torch.tensor(0.5 * (end - start) * 20.0)
+        if haul > 80.0:
+            return moved * 9.5
+        return moved * 3.0 + moved * haul * 0.01
+
+    def forward(self, net):
+        mass = torch.cumsum(net, 0)
+        crossings = torch.nonzero((mass[1:] * mass[:-1]) < 0).flatten() + 1
+        bounds = [0] + [int(c) for c in crossings] + [net.shape[0]]
+        costs = []
+        for j in range(len(bounds) - 1):
+            if bounds[j + 1] - bounds[j] < 2:
+                continue  # a sliver between two close sign changes
+            costs.append(self.cost(net, bounds[j], bounds[j + 1]))
+        if len(costs) == 0:
+            costs.append(torch.zeros(()))
+        return mass, torch.stack(costs)
+
+
 CASES = [
     Case(
         "segments_stacked_pooled_and_reset_in_a_loop",
@@ -121,5 +148,18 @@ CASES = [
         (torch.tensor([1.0, -2.0, 3.0]),),
         [(-torch.ones(4),), (torch.arange(1.0, 9.0),)],
         ({0: torch.export.Dim("n", min=2, max=32)},),
+    ),
+    Case(
+        "sections_between_nonzero_positions_listed_by_a_comprehension",
+        SectionCosts,
+        (torch.tensor([1.0, 2.0, -5.0, -1.0, 4.0, 3.0, 1.0, 1.0, 1.0, 1.0, -20.0, 2.0]),),
+        [
+            (torch.tensor([1.0, 2.0, 0.5]),),  # no sign change: one section
+            (torch.tensor([1.0, -3.0, 5.0]),),  # slivers only
+            (torch.tensor([2.0, 1.0, 1.0, 1.0, 1.0, 1.0, -9.0, -1.0, 1.0, 1.0]),),  # a long haul, a short one
+            (torch.tensor([-1.0, 3.0, -4.0, 2.0, 2.0, -0.5, -6.0, 1.0]),),
+        ],
+        ({0: torch.export.Dim("stations", min=3, max=64)},),
+        constructs=("for->while_loop", "if->cond"),
     ),
 ]
