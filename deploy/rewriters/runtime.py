@@ -28,6 +28,7 @@ from deploy.rewriters.choice import pick, string_key, string_returns
 from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.gathers import one_hot, roll, unfold
 from deploy.rewriters.in_place import augmented, in_place_method
+from deploy.rewriters.kept_rows import kept_entries
 from deploy.rewriters.list_builtins import entries_of, list_, list_repeat, range_, sum_
 from deploy.rewriters.logic import and_, compare, equal, kept_test, member, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
@@ -100,6 +101,7 @@ __all__ = [
     "or_",
     "range_",
     "entries_of",
+    "kept_entries",
     "pick",
     "python_predicate",
     "python_true",

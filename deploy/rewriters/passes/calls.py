@@ -121,7 +121,16 @@ class _CallRewriter(ast.NodeTransformer):
 
     def visit_ListComp(self, node: ast.ListComp) -> ast.AST:
         cast = _entry_cast(node)
+        kept = _kept_entries(node)
         self.generic_visit(node)
+        if kept:
+            # `[t for t in thresholds if t > 0]`: which values pass is known only when the model
+            # runs (kept_rows.py)
+            self.ctx.rewrote = True
+            loop = node.generators[0]
+            args = ast.arguments([], [ast.arg(loop.target.id)], None, [], [], None, [])
+            test = ast.Lambda(args, loop.ifs[0])
+            return ast.copy_location(ast.Call(rt("kept_entries"), [loop.iter, test], []), node)
         if cast is None:
             return node
         # `[int(c) for c in crossings]` of a nonzero's positions: Python would iterate a
@@ -276,7 +285,7 @@ def _entry_cast(node: ast.ListComp) -> str | None:
         return None
     loop = node.generators[0]
     if loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name):
-        return None
+        return None  # (a condition: _kept_entries)
     var, elt = loop.target.id, node.elt
     if isinstance(elt, ast.Name) and elt.id == var:
         return ""
@@ -290,6 +299,20 @@ def _entry_cast(node: ast.ListComp) -> str | None:
         if isinstance(arg, ast.Name) and arg.id == var:
             return func.id
     return None
+
+
+def _kept_entries(node: ast.ListComp) -> bool:
+    """``[t for t in xs if test]``: one loop over a name, one condition, the values themselves."""
+    if len(node.generators) != 1:
+        return False
+    loop = node.generators[0]
+    return (
+        len(loop.ifs) == 1
+        and not loop.is_async
+        and isinstance(loop.target, ast.Name)
+        and isinstance(node.elt, ast.Name)
+        and node.elt.id == loop.target.id
+    )
 
 
 def _is_nonzero_read(node: ast.Subscript) -> bool:

@@ -1,6 +1,7 @@
 """Python's list API on the lists converted loops fill, whose length is a dynamic or
 data-dependent size while exporting: slices, `+`, `extend`, `pop`, `reversed`, `list()`, `sum()`,
-`max()`, `xs[::-1]`, and `xs[0]` where the list may be empty (values.StackedList, list_builtins.py)."""
+`max()`, `xs[::-1]`, and `xs[0]` where the list may be empty (values.StackedList, list_builtins.py);
+`[t for t in xs if t > 0]` of the loop's own list, its last value seeding the next step (kept_rows.py)."""
 
 import torch
 from torch import nn
@@ -96,6 +97,22 @@ class DiscountedReturns(nn.Module):
         return torch.stack(backwards[::-1]), torch.stack(backwards[::-2])
 
 
+class SeededFromLastPositive(nn.Module):
+    """Each step starts from the last positive value found so far (`tested[-1] if len(tested) > 0
+    else ...` of a filtered comprehension over the loop's own list); skipped steps append -1."""
+
+    def forward(self, x, skip):
+        found = []
+        for i in range(x.shape[0]):
+            if skip[i] > 0.5:
+                found.append(torch.tensor(-1.0))
+                continue
+            tested = [t for t in found if t > 0]
+            start = tested[-1] if len(tested) > 0 else torch.tensor(10.0)
+            found.append(torch.relu(start * 0.5 + x[i]))
+        return torch.stack(found)
+
+
 CASES = [
     Case(
         "list_slices_sum_reversed_and_joined",
@@ -139,5 +156,17 @@ CASES = [
         ],
         ({0: STEPS}, {0: STEPS}),
         constructs=("if->cond",),
+    ),
+    Case(
+        "filtered_comprehension_over_the_loops_own_list",
+        seeded(SeededFromLastPositive),
+        (torch.tensor([1.0, -20.0, 2.0, 3.0]), torch.tensor([0.0, 0.0, 1.0, 0.0])),
+        [
+            (torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0])),  # every step skipped
+            (torch.tensor([-30.0, 1.0, 2.0]), torch.tensor([0.0, 0.0, 0.0])),  # none positive at first
+            (torch.linspace(-3.0, 3.0, 12), (torch.arange(12) % 3 == 0).float()),
+        ],
+        ({0: torch.export.Dim("n", min=2, max=32)}, {0: torch.export.Dim("n", min=2, max=32)}),
+        constructs=("for->while_loop",),
     ),
 ]
