@@ -283,6 +283,17 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
 
         dynamo = torch.compiler.is_dynamo_compiling()  # a loop nested in a traced body: no probe
         converted = lists_as_rows(args, names, trips, None if dynamo else probe, static)
+        if converted is None and not dynamo and not accumulators:
+            # lists a nested `while` appends to, any number of rows per iteration (counted_rows.py)
+            from deploy.rewriters.counted_rows import counted_then_filled
+
+            def probed(values):
+                with _as_loop_body_probe():
+                    return body_fn(as_tensor_value(start), *fresh_copies(values))[0]
+
+            return counted_then_filled(
+                graph_for, start, stop, step, body_fn, args, names, site_id, probed, rest
+            )
         if converted is None:
             return None
     leaves, spec, leaf_names = _flattened(converted, names)

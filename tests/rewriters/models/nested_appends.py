@@ -1,5 +1,7 @@
 """A list only an inner range loop appends to, inside an outer range loop: the rows each outer
-iteration appended, padded and counted, kept in order after the loop (passes/nested_appends.py)."""
+iteration appended, padded and counted, kept in order after the loop (passes/nested_appends.py).
+A list an inner `while` appends to, any number of rows per outer iteration: the outer loop counts
+them, then fills a buffer of that many (counted_rows.py)."""
 
 import torch
 from torch import nn
@@ -62,6 +64,32 @@ def _grid(a: int, b: int, seed: int, shift: float = 0.0) -> tuple:
     return (torch.randn(a, b, 3, generator=torch.Generator().manual_seed(seed)) + shift,)
 
 
+class TipsPerBin(nn.Module):
+    """A truck tips whenever its body is full (a big bin may need several tips), skips near-empty
+    bins, ends the shift on a distance budget; a last tip after the loop."""
+
+    def forward(self, kg, legs):
+        load = torch.zeros(())
+        km = torch.zeros(())
+        tips = [torch.zeros(())]  # the depot's opening weigh-in
+        for i in range(kg.shape[0]):
+            km = km + legs[i]
+            if km > 10.0:
+                break
+            if kg[i] < 1.0:
+                continue
+            remaining = kg[i]
+            while load + remaining > 100.0:
+                take = 100.0 - load
+                remaining = remaining - take
+                tips.append(load + take)
+                km = km + 0.5
+                load = torch.zeros(())
+            load = load + remaining
+        tips.append(load)
+        return torch.stack(tips), km
+
+
 CASES = [
     Case(
         "an_inner_loop_with_continue_appends_to_a_list_of_the_outer_loop",
@@ -89,5 +117,18 @@ CASES = [
             (torch.tensor([0.3, 0.9, 0.1, 0.8, 0.7, 0.6]), torch.tensor(7)),
         ],
         ({0: torch.export.Dim("values", min=2, max=32)}, None),
+    ),
+    Case(
+        "while_appends_any_number_of_rows_per_outer_iteration",
+        TipsPerBin,
+        (torch.tensor([30.0, 0.5, 250.0, 40.0, 60.0]), torch.tensor([1.0, 1.0, 1.0, 1.0, 1.0])),
+        [
+            (torch.tensor([5.0, 6.0]), torch.tensor([1.0, 1.0])),  # no tip before the last
+            (torch.tensor([0.2, 0.3, 0.1]), torch.tensor([1.0, 1.0, 1.0])),  # every bin skipped
+            (torch.tensor([90.0, 420.0, 30.0, 80.0]), torch.tensor([2.0, 2.0, 2.0, 2.0])),  # several tips
+            (torch.full((20,), 70.0), torch.full((20,), 1.0)),  # the distance budget ends the shift
+        ],
+        ({0: torch.export.Dim("bins", min=2, max=32)}, {0: torch.export.Dim("bins", min=2, max=32)}),
+        constructs=("while->while_loop",),
     ),
 ]

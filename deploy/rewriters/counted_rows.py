@@ -1,0 +1,148 @@
+"""Lists a loop fills through a `while` loop nested in it, a number of rows per iteration that is
+known only when the model runs:
+
+    trips = []
+    for i in range(n):
+        ...
+        while load + remaining > capacity:      # as many tips as this bin needs
+            trips.append(load + take)
+            ...
+
+A graph loop carries values of one shape, and nothing bounds how many rows the inner loop appends,
+so no buffer can be sized before the loop runs. The outer loop runs twice, carrying each such list
+as a RowList (row_lists.py) whose appends the inner loop writes itself (``rows_while``): first with
+room for one row only (writes past it land on the last row, the count goes on), which counts the
+rows; then with room for exactly that many. The loop's body is a pure function of its values, so
+both runs take the same steps; the cost is the loop's compute twice. After the loop each list is a
+StackedList of its rows (a data-dependent length, as eagerly).
+"""
+
+from __future__ import annotations
+
+import torch
+
+from deploy.rewriters.row_lists import RowList, after_loop, as_row, flatten, list_append, unflatten
+from deploy.rewriters.values import is_row_list
+
+
+def rows_while(while_stmt, cond_fn, body_fn, args: tuple, names: tuple, site_id: int, lists: tuple):
+    """``while_stmt`` over a `while` that appends to lists an enclosing loop carries as RowLists:
+    each list is one more loop variable (its buffer and count) and each appended value is written
+    into it; (values, lists) as the `while` with lists gives them. None when a list is not a RowList."""
+    if lists and _SIZES and any(_sizing_index(v) is not None for v in lists):
+        _, appended = body_fn(*args)  # one iteration: the rows' shape (the nodes are dead)
+        for rows, value in zip(lists, appended):
+            if _sizing_index(rows) is not None:
+                row = as_row(value)
+                _SIZES[-1][_sizing_index(rows)] = (tuple(row.shape), row.dtype)
+        return args, lists
+    if not lists or not all(is_row_list(v) for v in lists):
+        return None
+    n = len(args)
+    leaves = [*args, *(t for rows in lists for t in (rows.buffer, rows.count))]
+    leaf_names = (*names, *(f"_deploy_rows_{k}_{part}" for k in range(len(lists)) for part in ("b", "n")))
+
+    def cond(*values):
+        return cond_fn(*values[:n])
+
+    def body(*values):
+        new_values, appended = body_fn(*values[:n])
+        out = list(new_values)
+        for k, value in enumerate(appended):
+            rows = list_append(RowList(values[n + 2 * k], values[n + 2 * k + 1]), value)
+            out += [rows.buffer, rows.count]
+        return tuple(out)
+
+    result = while_stmt(cond, body, tuple(leaves), leaf_names, site_id)
+    rows = tuple(RowList(result[n + 2 * k], result[n + 2 * k + 1]) for k in range(len(lists)))
+    return tuple(result[:n]), rows
+
+
+def counted_loop(graph_for, start, stop, step, body_fn, args, accumulators, *rest):
+    """``graph_for`` over a loop whose lists a nested `while` fills, after carrying them entry by
+    entry failed (list_state.py: a list with rows before the loop); None when that does not apply or
+    fails too."""
+    from deploy.errors import NotDeployableError
+    from deploy.rewriters.values import is_symbolic
+
+    if accumulators or torch.compiler.is_dynamo_compiling() or not any(is_symbolic(b) for b in (start, stop)):
+        return None
+    try:
+        return graph_for(start, stop, step, body_fn, args, accumulators, *rest)
+    except NotDeployableError:
+        return None
+
+
+def counted_then_filled(graph_for, start, stop, step, body_fn, args, names, site_id, probe, rest):
+    """``graph_for`` (loop_operators._graph_for) over a loop whose Python-list variables come back
+    from one probed iteration (``probe(values)``: the new values) as longer StackedLists, run twice
+    as the module docstring says; (values, lists), or None when that is not the case."""
+    positions = [i for i, v in enumerate(args) if isinstance(v, list)]
+    if not positions or not all(_entries_are_rows(args[i]) for i in positions):
+        return None
+    probed_args = list(args)
+    for k, i in enumerate(positions):
+        probed_args[i] = _sizing(k)
+    _SIZES.append({})
+    try:
+        probe(tuple(probed_args))
+    except Exception:  # torch's many internal error types: the loop reports its own error
+        return None
+    finally:
+        sizes = _SIZES.pop()
+    if len(sizes) != len(positions):
+        return None  # a list no nested loop appends to
+    shapes = {i: sizes[k] for k, i in enumerate(positions)}
+
+    def run(room: dict):
+        values = list(args)
+        for i in positions:
+            shape, dtype = shapes[i]
+            existing = [as_row(v, dtype) for v in args[i]]
+            buffer = torch.zeros((len(existing) + room[i], *shape), dtype=dtype)
+            if existing:
+                buffer = torch.cat([torch.stack(existing), buffer[len(existing) :]])
+            values[i] = RowList(buffer, torch.full((), len(existing), dtype=torch.int64))
+        leaves, spec = flatten(tuple(values))
+        leaf_names = tuple(
+            part for v, name in zip(values, names) for part in ((name, name) if is_row_list(v) else (name,))
+        )
+
+        def body(index, *flat):
+            new_values, appended = body_fn(index, *unflatten(flat, spec))
+            return flatten(new_values)[0], appended
+
+        out, lists = graph_for(start, stop, step, body, leaves, [], leaf_names, site_id, *rest)
+        return unflatten(out, spec), lists
+
+    counted, _ = run(dict.fromkeys(positions, 1))
+    room = {}
+    for i in positions:
+        total = (counted[i].count.reshape(()) - len(args[i])).item()
+        torch._check_is_size(total)
+        room[i] = total
+    values, lists = run(room)
+    return after_loop(values, names), lists
+
+
+def _sizing(k: int) -> RowList:
+    """List ``k`` of the loop while one probed iteration finds its rows' shape: a RowList with no
+    room, its position in its buffer's shape (a graph op's branches pass it on as two tensors, and
+    dynamo keeps shapes), which a nested `while` appending to it records in ``_SIZES``."""
+    return RowList(torch.zeros((0, k + 1), dtype=torch.uint8), torch.zeros((), dtype=torch.int64))
+
+
+def _sizing_index(rows: object) -> int | None:
+    if not is_row_list(rows):
+        return None
+    buffer = rows.buffer
+    if buffer.dtype != torch.uint8 or buffer.dim() != 2 or buffer.shape[0] != 0:
+        return None
+    return int(buffer.shape[1]) - 1
+
+
+_SIZES: list[dict] = []  # while probing: {list position: (row shape, dtype)}
+
+
+def _entries_are_rows(values: list) -> bool:
+    return all(isinstance(v, torch.Tensor) for v in values)
