@@ -67,3 +67,18 @@ def test_scatter_nd_of_one_index_tuple_matches():
     node = helper.make_node("ScatterND", ["d", "i", "u"], ["y"])
     model = graph_model([node], {"d": data, "i": index, "u": update}, ["y"])
     assert_matches(model, {"d": data, "i": index, "u": update})
+
+
+def test_scatter_nd_at_negative_positions_counts_from_the_end():
+    """`hits[-1] += 1`: ONNX ScatterND takes index -1 as the last position; TFLite's SCATTER_ND
+    would refuse it as out of bounds."""
+    from onnx import helper
+
+    from tests.runtimes.tflite.helpers import graph_model
+
+    data = np.arange(12, dtype=np.float32).reshape(3, 4)
+    index = np.array([[-1, 0], [0, -2]], dtype=np.int64)
+    update = np.array([-5.0, 7.0], dtype=np.float32)
+    node = helper.make_node("ScatterND", ["d", "i", "u"], ["y"])
+    model = graph_model([node], {"d": data, "i": index, "u": update}, ["y"])
+    assert_matches(model, {"d": data, "i": index, "u": update})

@@ -135,7 +135,7 @@ def lower_scatter_nd(ctx: LoweringContext, node: ir.Node) -> Value:
         indices = ctx.reshape(indices, (1, *indices.shape))
         updates = ctx.reshape(updates, (1, *updates.shape))
     shape = ctx.native(ctx.shape_of(data, "int32"))
-    index = ctx.native(ctx.cast(indices, np.int32))
+    index = ctx.native(_wrapped(ctx, ctx.cast(indices, np.int32), data))
     scattered = ctx.emit(OPS.SCATTER_ND, [index, ctx.native(updates), shape], data.shape, data.dtype)
     if reduction == "add":
         return elementwise_values(ctx, OPS.ADD, data, scattered)
@@ -143,6 +143,25 @@ def lower_scatter_nd(ctx: LoweringContext, node: ir.Node) -> Value:
     ones = ctx.emit(OPS.FILL, [ctx.native(ctx.shape_of(updates, "int32")), one], updates.shape, np.int32)
     hits = ctx.emit(OPS.SCATTER_ND, [index, ones.tensor, shape], data.shape, np.int32)
     return _unless_untouched(ctx, data, scattered, hits)
+
+
+def _wrapped(ctx: LoweringContext, index: Value, data: Value) -> Value:
+    """int32 index tuples with negative entries counted from the end of their dim (ONNX allows them,
+    ``hits[-1] += 1``; SCATTER_ND refuses them as out of bounds)."""
+    depth = index.shape[-1] if index.shape else None
+    if depth is None:
+        raise Unsupported("ScatterND with index tuples of unknown length")
+    dims = data.shape[:depth]
+    if all(d is not None for d in dims):
+        sizes = ctx.const(np.array(dims, np.int32))
+    else:
+        inputs = [ctx.native(ctx.shape_of(data, "int32")), ctx.int32_tensor([0]), ctx.int32_tensor([depth])]
+        sizes = ctx.emit(OPS.SLICE, inputs, (depth,), np.int32, options=schema.SliceOptionsT())
+    negative = elementwise_values(ctx, OPS.LESS, index, ctx.const(np.array(0, np.int32)), dtype=np.bool_)
+    shifted = elementwise_values(ctx, OPS.ADD, index, sizes)
+    return ctx.emit(
+        OPS.SELECT_V2, [negative.tensor, shifted.tensor, ctx.native(index)], index.shape, np.int32
+    )
 
 
 def _unless_untouched(ctx: LoweringContext, data: Value, scattered: Value, hits: Value) -> Value:
