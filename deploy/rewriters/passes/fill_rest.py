@@ -87,23 +87,36 @@ class FillRestToFlag(Pass):
             return None
         flag = ctx.fresh("filling")
         fills: list[tuple[ast.expr, ast.expr]] = []
-        loop.body, found = self._flagged(loop.body, stop, counter, flag, fills)
+        slots: list[str | None] = []
+        self.unset = _set_only_inside(func, loop)
+        loop.body, found = self._flagged(loop.body, stop, counter, flag, fills, slots, ctx)
         if not found:
             return None
         prologue = ast.If(
             test=name(flag),
-            body=[ast.Expr(call(ast.Attribute(xs, "append", ast.Load()), value)) for xs, value in fills]
+            body=[
+                ast.Expr(call(ast.Attribute(xs, "append", ast.Load()), name(slot) if slot else value))
+                for (xs, value), slot in zip(fills, slots)
+            ]
             + [ast.Continue()],
             orelse=[],
         )
         prologue._deploy_what = "the lists padded for the iterations left (an `extend` then `break`)"
         loop.body.insert(0, ast.copy_location(prologue, loop.body[0]))
-        before = ast.copy_location(ast.Assign([name(flag, True)], ast.Constant(False)), loop)
-        for stmt in (before, loop):
+        before = [ast.copy_location(ast.Assign([name(flag, True)], ast.Constant(False)), loop)]
+        # a padding value with no value before the loop is kept in a slot when the loop breaks (None
+        # before it: read only once the flag is set, so a graph loop gives it a placeholder instead of
+        # peeling an iteration)
+        before += [
+            ast.copy_location(ast.Assign([name(slot, True)], ast.Constant(None)), loop)
+            for slot in slots
+            if slot
+        ]
+        for stmt in (*before, loop):
             ast.fix_missing_locations(stmt)
-        return [before, loop]
+        return [*before, loop]
 
-    def _flagged(self, block, stop, counter, flag, fills) -> tuple[list[ast.stmt], bool]:
+    def _flagged(self, block, stop, counter, flag, fills, slots, ctx) -> tuple[list[ast.stmt], bool]:
         """``block`` with each ``extend...; break`` run of this loop replaced (see module docstring)."""
         found = False
         for stmt in block:
@@ -112,7 +125,7 @@ class FillRestToFlag(Pass):
             for field in BLOCK_FIELDS:
                 inner = getattr(stmt, field, None)
                 if isinstance(inner, list):
-                    new, hit = self._flagged(inner, stop, counter, flag, fills)
+                    new, hit = self._flagged(inner, stop, counter, flag, fills, slots, ctx)
                     setattr(stmt, field, new)
                     found = found or hit
         if not block or not isinstance(block[-1], ast.Break):
@@ -129,7 +142,11 @@ class FillRestToFlag(Pass):
             if not _remaining(count, stop, counter) or counter in read_names([value]):
                 return block, found
         fills.extend((xs, value) for xs, value, _ in runs)
-        tail = [ast.Assign([name(flag, True)], ast.Constant(True)), ast.Continue()]
+        # a value reading what the loop sets and nothing sets before it (`s`): kept in a slot
+        new = [ctx.fresh("opt_fill") if read_names([value]) & self.unset else None for _, value, _ in runs]
+        slots.extend(new)
+        kept = [ast.Assign([name(slot, True)], value) for slot, (_, value, _) in zip(new, runs) if slot]
+        tail = [*kept, ast.Assign([name(flag, True)], ast.Constant(True)), ast.Continue()]
         for stmt in tail:
             ast.copy_location(stmt, block[-1])
         return block[:first] + tail, True
@@ -144,6 +161,17 @@ def _counts_assigned(block: list[ast.stmt]) -> dict[str, ast.expr]:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             seen[stmt.targets[0].id] = stmt.value
     return seen
+
+
+def _set_only_inside(func: ast.FunctionDef, loop: ast.For) -> set[str]:
+    """Names ``loop``'s body assigns that nothing else in ``func`` assigns (no value before it)."""
+    inside = {id(n) for stmt in loop.body for n in ast.walk(stmt)}
+    elsewhere = {
+        n.id
+        for n in ast.walk(func)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in inside
+    }
+    return assigned_names(loop.body) - elsewhere
 
 
 def _read_outside(func: ast.FunctionDef, loop: ast.For, counter: str) -> bool:
