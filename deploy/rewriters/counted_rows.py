@@ -21,22 +21,25 @@ from __future__ import annotations
 
 import torch
 
+from deploy.errors import NotDeployableError
 from deploy.rewriters.row_lists import RowList, after_loop, as_row, flatten, list_append, unflatten
-from deploy.rewriters.values import is_row_list
+from deploy.rewriters.values import is_row_list, is_symbolic, is_tracing
 
 
 def rows_while(while_stmt, cond_fn, body_fn, args: tuple, names: tuple, site_id: int, lists: tuple):
     """``while_stmt`` over a `while` that appends to lists an enclosing loop carries as RowLists:
     each list is one more loop variable (its buffer and count) and each appended value is written
     into it; (values, lists) as the `while` with lists gives them. None when a list is not a RowList."""
-    if lists and _SIZES and any(_sizing_index(v) is not None for v in lists):
+    if not (lists and is_tracing()):
+        return None
+    if _SIZES and any(_sizing_index(v) is not None for v in lists):
         _, appended = body_fn(*args)  # one iteration: the rows' shape (the nodes are dead)
         for rows, value in zip(lists, appended):
             if _sizing_index(rows) is not None:
                 row = as_row(value)
                 _SIZES[-1][_sizing_index(rows)] = (tuple(row.shape), row.dtype)
         return args, lists
-    if not lists or not all(is_row_list(v) for v in lists):
+    if not all(is_row_list(v) for v in lists):
         return None
     n = len(args)
     leaves = [*args, *(t for rows in lists for t in (rows.buffer, rows.count))]
@@ -58,25 +61,30 @@ def rows_while(while_stmt, cond_fn, body_fn, args: tuple, names: tuple, site_id:
     return tuple(result[:n]), rows
 
 
-def counted_loop(graph_for, start, stop, step, body_fn, args, accumulators, *rest):
-    """``graph_for`` over a loop whose lists a nested `while` fills, after carrying them entry by
-    entry failed (list_state.py: a list with rows before the loop); None when that does not apply or
-    fails too."""
-    from deploy.errors import NotDeployableError
-    from deploy.rewriters.values import is_symbolic
-
+def entries_or_counted(entry_by_entry, graph_for, start, stop, step, body_fn, args, accumulators, *rest):
+    """``entry_by_entry()`` (list_state.py: the loop's lists carried entry by entry, which needs
+    them to keep their length); when that fails on a list a nested `while` appends to (one with rows
+    before the loop), ``graph_for`` over the loop, which counts then fills it. The first error when
+    that does not apply or fails too (raised outside the handler, so the second attempt's errors do
+    not chain to it)."""
+    try:
+        return entry_by_entry()
+    except NotDeployableError as error:
+        failed = error
     if accumulators or torch.compiler.is_dynamo_compiling() or not any(is_symbolic(b) for b in (start, stop)):
-        return None
+        raise failed
     try:
         return graph_for(start, stop, step, body_fn, args, accumulators, *rest)
     except NotDeployableError:
-        return None
+        pass
+    raise failed
 
 
 def counted_then_filled(graph_for, start, stop, step, body_fn, args, names, site_id, probe, rest):
-    """``graph_for`` (loop_operators._graph_for) over a loop whose Python-list variables come back
-    from one probed iteration (``probe(values)``: the new values) as longer StackedLists, run twice
-    as the module docstring says; (values, lists), or None when that is not the case."""
+    """``graph_for`` (loop_operators._graph_for) over a loop whose Python-list variables a nested
+    `while` appends to, run twice as the module docstring says; the rows' shapes come from one
+    iteration ``probe(values)`` traces with each list a sizing RowList (``_sizing``). (values, lists),
+    or None when a list is not filled that way."""
     positions = [i for i, v in enumerate(args) if isinstance(v, list)]
     if not positions or not all(_entries_are_rows(args[i]) for i in positions):
         return None

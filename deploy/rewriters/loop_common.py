@@ -31,6 +31,15 @@ def iterations_label(count: int) -> str:
     return "loop 0 iterations" if count == 0 else "loop 1 iteration" if count == 1 else "loop 2+ iterations"
 
 
+def range_bounds(bounds: tuple) -> tuple:
+    """``(start, stop, step)`` of a ``range(...)`` call's arguments."""
+    if len(bounds) == 1:
+        return 0, bounds[0], 1
+    if len(bounds) == 2:
+        return bounds[0], bounds[1], 1
+    return bounds
+
+
 def carry(values: tuple, names: tuple[str, ...], site: sites.Site) -> tuple:
     out = []
     for name, value in zip(names, values):

@@ -11,6 +11,7 @@ rest to while_loop.
 from __future__ import annotations
 
 import sys
+from functools import partial
 
 import torch
 from torch._higher_order_ops.while_loop import while_loop
@@ -26,7 +27,7 @@ from deploy.rewriters.chunked_loop import (
     is_chunked,
     is_derived_size,
 )
-from deploy.rewriters.counted_rows import counted_loop, rows_while
+from deploy.rewriters.counted_rows import entries_or_counted, rows_while
 from deploy.rewriters.growing_loop import grown_for
 from deploy.rewriters.list_state import ListState, result_lists_defined
 from deploy.rewriters.loop_common import (
@@ -38,6 +39,7 @@ from deploy.rewriters.loop_common import (
     loop_error,
     placeholders_for_undefined,
     python_while,
+    range_bounds,
     read_once_set,
     sizes_kept,
     to_tensor_predicate,
@@ -74,7 +76,7 @@ def while_stmt(
     """``while cond: body`` where cond/body take the loop-carried variables and body returns them;
     with ``lists`` (appended to once per iteration) the body also returns the appended values, the
     result is (carried, lists) and ``capacity`` bounds the iterations (buffered_while.py)."""
-    rows = rows_while(while_stmt, cond_fn, body_fn, args, names, site_id, lists) if is_tracing() else None
+    rows = rows_while(while_stmt, cond_fn, body_fn, args, names, site_id, lists)
     if rows is not None:  # appends into lists an enclosing loop carries (counted_rows.py)
         return rows
     if is_tracing():  # a list a `return` in the loop gives: carried entry by entry, as any list
@@ -154,21 +156,15 @@ def for_range(
             prepended(lst, size) if first else lst for lst, size, first in zip(lists, sizes, prepends)
         )
     if is_tracing():
-        args = result_lists_defined(args, names, lambda v: body_fn(_range_bounds(bounds)[0], *v)[0])
+        args = result_lists_defined(args, names, lambda v: body_fn(range_bounds(bounds)[0], *v)[0])
     state = ListState(args, names, site_id) if is_tracing() else None
     if state:  # lists of tensors among the loop variables: carried entry by entry (list_state.py)
-        try:
-            return state.range_loop(for_range, bounds, body_fn, args, accumulators, break_index, skip_index)
-        except NotDeployableError as error:
-            failed = error
-        # a list a nested `while` appends to: counted, then filled (counted_rows.py); outside the
-        # handler, so errors while doing that do not chain to the first one
+        entries = partial(
+            state.range_loop, for_range, bounds, body_fn, args, accumulators, break_index, skip_index
+        )
         rest = (args, accumulators, names, site_id, break_index, None, skip_index)
-        counted = counted_loop(_graph_for, *_range_bounds(bounds), body_fn, *rest)
-        if counted is None:
-            raise failed
-        return counted
-    start, stop, step = _range_bounds(bounds)
+        return entries_or_counted(entries, _graph_for, *range_bounds(bounds), body_fn, *rest)
+    start, stop, step = range_bounds(bounds)
     entry = args[break_index] if break_index >= 0 else False
     if not is_symbolic(entry) and entry and not any(is_symbolic(b) for b in (start, stop, step)):
         return args, accumulators  # a loop whose break test holds before it starts (breaks.py)
@@ -258,14 +254,6 @@ def _instead(build):
         return build()
     except NotDeployableError:
         raise error from None
-
-
-def _range_bounds(bounds: tuple) -> tuple:
-    if len(bounds) == 1:
-        return 0, bounds[0], 1
-    if len(bounds) == 2:
-        return bounds[0], bounds[1], 1
-    return bounds
 
 
 def _graph_for(

@@ -277,9 +277,9 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
             return None
         trips = trip_count(start, stop, step) if is_sym_int(stop) else len(range(start, stop, step))
 
-        def probe(values):
+        def probe(values):  # one iteration traced (its nodes dead): the new values
             with _as_loop_body_probe():
-                body_fn(as_tensor_value(start), *fresh_copies(values))
+                return body_fn(as_tensor_value(start), *fresh_copies(values))[0]
 
         dynamo = torch.compiler.is_dynamo_compiling()  # a loop nested in a traced body: no probe
         converted = lists_as_rows(args, names, trips, None if dynamo else probe, static)
@@ -287,12 +287,8 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
             # lists a nested `while` appends to, any number of rows per iteration (counted_rows.py)
             from deploy.rewriters.counted_rows import counted_then_filled
 
-            def probed(values):
-                with _as_loop_body_probe():
-                    return body_fn(as_tensor_value(start), *fresh_copies(values))[0]
-
             return counted_then_filled(
-                graph_for, start, stop, step, body_fn, args, names, site_id, probed, rest
+                graph_for, start, stop, step, body_fn, args, names, site_id, probe, rest
             )
         if converted is None:
             return None

@@ -126,11 +126,10 @@ class StackedList:
             return StackedList(self.prefix, self.stacked, self.suffix + list(other))
         if isinstance(other, StackedList):
             rows, more = self.stacked_with_prefix(), other.stacked_with_prefix()
-            if rows.shape[1:] != more.shape[1:]:
+            if rows.shape[1:] != more.shape[1:]:  # `[a] * n + [b] * m`, tensors of two shapes
+                shapes = f"{tuple(rows.shape[1:])} and {tuple(more.shape[1:])}"
                 raise ValueError(
-                    f"lists of tensors of shapes {tuple(rows.shape[1:])} and {tuple(more.shape[1:])} joined, "
-                    "one at least of a length known only at run time (`[a] * n + [b] * m`): such a list "
-                    "is one table in the graph, so its tensors need one shape (pad them to one length)"
+                    f"lists of tensors of shapes {shapes} joined: such a list is one table in the graph, so its tensors need one shape (pad them to one length)"
                 )
             return StackedList([], torch.cat([rows, more]))
         return NotImplemented
