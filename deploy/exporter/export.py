@@ -19,12 +19,35 @@ from deploy.exporter.source import innermost_user_frame, source_window, user_fra
 from deploy.oblivious import is_data_dependent, size_oblivious
 from deploy.quiet import quiet_torch
 from deploy.rewriters import fresh_trace_state, trusting_size_branches
+from deploy.rewriters.window_spans import spans_static, static_spans
 
 
 def export_program(
     module: torch.nn.Module, inputs: tuple, dynamic_shapes: Any = None
 ) -> tuple[torch.export.ExportedProgram, list[str]]:
-    """Export ``module``; returns the program and notes. Failures raise NotDeployableError."""
+    """Export ``module``; returns the program and notes. Failures raise NotDeployableError. Windows
+    ``x[t : t + k]`` in loop bodies are first read as Python reads them (shorter past the end); when
+    that export fails, again as ``k`` entries each (rewriters/window_spans.py)."""
+    if spans_static():
+        return _export_program(module, inputs, dynamic_shapes)  # the pipeline's retry (pipeline.py)
+    with static_spans(False) as spans:
+        try:
+            return _export_program(module, inputs, dynamic_shapes)
+        except Exception:
+            if not spans.asked:
+                raise
+    with static_spans(True):
+        ep, notes = _export_program(module, inputs, dynamic_shapes)
+    notes.append(
+        "windows x[t : t + k] in loop bodies read as k entries from t (their length could not vary "
+        "in the graph); verification against eager checks them where they run past the end"
+    )
+    return ep, notes
+
+
+def _export_program(
+    module: torch.nn.Module, inputs: tuple, dynamic_shapes: Any = None
+) -> tuple[torch.export.ExportedProgram, list[str]]:
     # Dynamo keeps per-code-object state between exports in one process; a second model's dynamic dim
     # can come out specialised because of the first. Each export starts from a clean slate.
     torch._dynamo.reset()

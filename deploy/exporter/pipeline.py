@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +18,11 @@ from deploy.exporter.freeze import freeze
 from deploy.exporter.loader import LoadedModel
 from deploy.exporter.other_examples import export_at_some_example
 from deploy.exporter.report import ArtifactResult, build_report, input_entries, write_report
+from deploy.exporter.retry_dir import better_of
 from deploy.exporter.shapes import dynamic_dims
 from deploy.exporter.targets import EmitContext, check_available, check_before_emitting, emit, parse_targets
 from deploy.exporter.verify import ATOL, RTOL, build_cases, eager_reference, runnable_cases, verify
+from deploy.rewriters.window_spans import static_spans
 
 Progress = Callable[[str], None]
 
@@ -120,7 +122,26 @@ def trace(loaded: LoadedModel, options: ExportOptions, progress: Progress, dump_
 def export_model(
     loaded: LoadedModel, options: ExportOptions, progress: Progress = lambda _: None
 ) -> ExportResult:
-    """Run the whole pipeline on a loaded model.py / nn.Module."""
+    """Run the whole pipeline on a loaded model.py / nn.Module. Windows ``x[t : t + k]`` in loop
+    bodies are first read as Python reads them; when a target then fails, the whole pipeline runs
+    again with each read as ``k`` entries (rewriters/window_spans.py), kept where it verifies more."""
+    with static_spans(False) as spans:
+        try:
+            first = _export_once(loaded, options, progress)
+        except DeployError:
+            if not spans.asked:
+                raise
+            first = None
+        if first is not None and (first.ok or not spans.asked):
+            return first
+    progress("again with windows x[t : t + k] read as k entries")
+    with static_spans(True):
+        if first is None:
+            return _export_once(loaded, options, progress)
+        return better_of(first, lambda out: _export_once(loaded, replace(options, out=out), progress))
+
+
+def _export_once(loaded: LoadedModel, options: ExportOptions, progress: Progress) -> ExportResult:
     targets = parse_targets(options.targets)
     check_available(targets)
     out_dir = Path(options.out) if options.out else Path("deploy_out") / loaded.name

@@ -13,6 +13,7 @@ import builtins
 
 import torch
 
+from deploy.rewriters.bounded_slices import is_scalar_index
 from deploy.rewriters.values import StackedList, as_rows, is_sym_int, is_tracing
 
 
@@ -82,6 +83,23 @@ def list_repeat(values, times):
     )
     count = torch.sym_max(times, 0)
     return StackedList([], rows.repeat(count, *([1] * (rows.dim() - 1))))
+
+
+def repeated(make, count):
+    """``[make() for _ in range(count)]``: while exporting with a count the model computes (a 0-d
+    tensor, ``int(doors.item())`` in a converted body, or a symbolic size), a StackedList of that
+    many rows of the value (a Python list would fix the count to the example's); Python's list
+    otherwise, each entry made anew as Python's comprehension makes it."""
+    if is_tracing() and (is_sym_int(count) or is_scalar_index(count)):
+        value = make()
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = torch.full((), value)
+        if isinstance(value, torch.Tensor):
+            if isinstance(count, torch.Tensor):
+                count = count.item()
+            count = torch.sym_max(count, 0)
+            return StackedList([], value.unsqueeze(0).expand(count, *value.shape).clone())
+    return [make() for _ in range(count)]
 
 
 _ENTRY_CASTS = {"int": torch.int64, "float": torch.float32, "item": None, "": None}

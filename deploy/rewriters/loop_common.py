@@ -221,10 +221,14 @@ def read_once_set(name: str) -> bool:
     return name.startswith("_deploy_return_") or name.startswith("_deploy_opt_")
 
 
-def unset_as_undefined(args: tuple, names: tuple[str, ...]) -> tuple:
+def unset_as_undefined(args: tuple, names: tuple[str, ...], prefixes: tuple[str, ...] = ()) -> tuple:
     """Such variables still None (`lock = None` before the loop) as Undefined, for a placeholder
-    shaped by a probe of the body (placeholders_for_undefined)."""
-    return tuple(Undefined(n) if v is None and read_once_set(n) else v for v, n in zip(args, names))
+    shaped by a probe of the body (placeholders_for_undefined); ``prefixes``: those named so only."""
+
+    def unset(value: object, name: str) -> bool:
+        return value is None and (name.startswith(prefixes) if prefixes else read_once_set(name))
+
+    return tuple(Undefined(n) if unset(v, n) else v for v, n in zip(args, names))
 
 
 def placeholders_for_undefined(args: tuple, run) -> tuple:

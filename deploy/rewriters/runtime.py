@@ -29,7 +29,7 @@ from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.gathers import one_hot, roll, unfold
 from deploy.rewriters.in_place import augmented, in_place_method
 from deploy.rewriters.kept_rows import kept_entries
-from deploy.rewriters.list_builtins import entries_of, list_, list_repeat, range_, sum_
+from deploy.rewriters.list_builtins import entries_of, list_, list_repeat, range_, repeated, sum_
 from deploy.rewriters.logic import and_, compare, equal, kept_test, member, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
 from deploy.rewriters.mappings import mapping_get
@@ -45,8 +45,9 @@ from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_re
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of, split_step
 from deploy.rewriters.size_factories import fftfreq, hann_window, rfftfreq
 from deploy.rewriters.slot_lists import compact_slots
-from deploy.rewriters.subscripts import getitem, nonzero_read, setitem, span, store, truncate
+from deploy.rewriters.subscripts import getitem, nonzero_read, setitem, store, truncate
 from deploy.rewriters.values import Undefined, append_if, cat, compact, list_truth, stack, take_last
+from deploy.rewriters.window_spans import span
 
 __all__ = [
     "Undefined",
@@ -87,6 +88,7 @@ __all__ = [
     "list_item",
     "list_pop",
     "list_repeat",
+    "repeated",
     "list_reset",
     "list_truth",
     "math_call",

@@ -23,29 +23,7 @@ from deploy.rewriters.mappings import lookup, run_time_key
 from deploy.rewriters.run_time_positions import read_at, run_time_position, stored_at
 from deploy.rewriters.trace_state import in_loop_body_now, selects_in_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
-
-
-class Span:
-    """``t : t + length`` with a static ``length`` (the slice ``x[:, t : t + 2]`` in a loop body)."""
-
-    def __init__(self, start: object, length: int):
-        self.start, self.length = start, length
-
-    def as_slice(self) -> slice:
-        return slice(self.start, self.start + self.length)
-
-
-def span(start: object, length: int) -> object:
-    """The slice ``start : start + length``; a Span while exporting with a tensor ``start``."""
-    if (
-        is_tracing()
-        and isinstance(start, torch.Tensor)
-        and isinstance(length, int)
-        and not is_sym_int(length)
-    ):
-        return Span(start, length)
-    return slice(start, start + length)
-
+from deploy.rewriters.window_spans import Span, read_window
 
 _ELLIPSIS = type(Ellipsis)
 
@@ -119,11 +97,8 @@ def getitem(obj: object, index: object) -> object:
     # `x[:]` would be an alias of a graph op's input, which functionalisation later refuses
     result = obj if all(b == slice(None) for b in basic) else obj[tuple(basic)]
     for dim, entry in reversed(positions):
-        if isinstance(entry, Span):  # x[:, t : t + k]: k positions from t (keep t + k <= size: the
-            # graph repeats the last entry where eager's slice would come out shorter)
-            start = entry.start.reshape(1).to(torch.int64)
-            offsets = torch.arange(entry.length, dtype=torch.int64)
-            result = result.index_select(dim, _in_range(start + offsets, result.shape[dim]))
+        if isinstance(entry, Span):  # x[:, t : t + k] (window_spans.py)
+            result = read_window(result, dim, entry)
             continue
         position = _in_range(entry, result.shape[dim])
         result = result.index_select(dim, position).squeeze(dim)

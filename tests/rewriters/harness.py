@@ -13,6 +13,7 @@ import torch
 
 from deploy.rewriters import fresh_trace_state, rewrite_module
 from deploy.rewriters.coverage import LoopLimitExceeded, candidate_inputs, record_branches
+from deploy.rewriters.window_spans import static_spans
 
 
 @dataclass
@@ -30,6 +31,19 @@ def flat(value) -> list[np.ndarray]:
 
 
 def export_onnx(module, example, dynamic_shapes, path: Path):
+    """As deploy's exporter does: windows ``x[t : t + k]`` read as Python reads them, and when that
+    fails, as ``k`` entries (rewriters/window_spans.py)."""
+    with static_spans(False) as spans:
+        try:
+            return _export_onnx(module, example, dynamic_shapes, path)
+        except Exception:
+            if not spans.asked:
+                raise
+    with static_spans(True):
+        return _export_onnx(module, example, dynamic_shapes, path)
+
+
+def _export_onnx(module, example, dynamic_shapes, path: Path):
     warnings.filterwarnings("ignore")
     logging.getLogger("torch").setLevel(logging.ERROR)
     with torch.no_grad(), fresh_trace_state():  # as deploy's exporter does

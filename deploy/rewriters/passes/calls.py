@@ -120,6 +120,14 @@ class _CallRewriter(ast.NodeTransformer):
         return node
 
     def visit_ListComp(self, node: ast.ListComp) -> ast.AST:
+        count = _repeat_count(node)
+        if count is not None:
+            # `[torch.zeros(()) for _ in range(n_doors)]` of a count the model computes: Python
+            # would iterate a data-dependent length (list_builtins.repeated)
+            self.generic_visit(node)
+            self.ctx.rewrote = True
+            make = ast.Lambda(ast.arguments([], [], None, [], [], None, []), node.elt)
+            return ast.copy_location(ast.Call(rt("repeated"), [make, count], []), node)
         cast = _entry_cast(node)
         kept = _kept_entries(node)
         self.generic_visit(node)
@@ -276,6 +284,23 @@ class _CallRewriter(ast.NodeTransformer):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self.generic_visit(node)
         return node
+
+
+def _repeat_count(node: ast.ListComp) -> ast.expr | None:
+    """``n`` of ``[value for _ in range(n)]``, a value that does not read the loop's name."""
+    if len(node.generators) != 1:
+        return None
+    loop = node.generators[0]
+    call = loop.iter
+    if loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name):
+        return None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range"):
+        return None
+    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Constant):
+        return None
+    if any(isinstance(n, ast.Name) and n.id == loop.target.id for n in ast.walk(node.elt)):
+        return None
+    return call.args[0]
 
 
 def _entry_cast(node: ast.ListComp) -> str | None:

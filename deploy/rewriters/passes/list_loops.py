@@ -88,6 +88,45 @@ def _tolist_of(node: ast.expr) -> ast.expr | None:
     return None
 
 
+def _keep_listed_tensors(func: ast.FunctionDef) -> None:
+    """``order = torch.argsort(key).tolist()`` read only by loops over it, ``len(order)`` and
+    ``order[k]`` -> ``order = _deploy_rt.seq_of(torch.argsort(key), True)``: the list eagerly, the
+    tensor while exporting, where a list would fix its length (a dynamic size) to the example's."""
+    assigns: dict[str, list[ast.Assign]] = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigns.setdefault(node.targets[0].id, []).append(node)
+    allowed: set[int] = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.For) and isinstance(node.iter, ast.Name):
+            allowed.add(id(node.iter))
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            allowed.add(id(node.value))
+        elif _call_of(node, "len") is not None and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            allowed.add(id(node.args[0]))
+    stored = assigned_names(func.body)
+    for target, nodes in assigns.items():
+        listed = _tolist_of(nodes[0].value) if len(nodes) == 1 else None
+        if (
+            listed is None
+            or sum(1 for n in ast.walk(func) if _stores(n, target)) != 1
+            or target not in stored
+        ):
+            continue
+        reads = [
+            n
+            for n in ast.walk(func)
+            if isinstance(n, ast.Name) and n.id == target and isinstance(n.ctx, ast.Load)
+        ]
+        if reads and all(id(n) in allowed for n in reads):
+            nodes[0].value = ast.copy_location(call(rt("seq_of"), listed, ast.Constant(True)), nodes[0].value)
+            ast.fix_missing_locations(nodes[0])
+
+
+def _stores(node: ast.AST, target: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == target and isinstance(node.ctx, (ast.Store, ast.Del))
+
+
 def _loopable(node: ast.expr) -> bool:
     """A name, a subscript (`x[mask]`, `xs[1:]`), a method / torch call (`torch.nonzero(m)`) or a
     call of a function of the user's (`find_segments(labels)`, a list a converted loop filled):
@@ -177,6 +216,7 @@ class ListLoopsToRange(Pass):
     name = "list-loops-to-range"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        _keep_listed_tensors(func)
         lists = _built_lists(func)
         map_blocks(func, lambda stmt: self.rewrite(stmt, lists, ctx) if isinstance(stmt, ast.For) else None)
 

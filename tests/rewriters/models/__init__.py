@@ -26,6 +26,7 @@ from tests.rewriters.models import (
     lifted_inputs,
     list_api,
     list_positions,
+    listed_loops,
     lists,
     literals,
     lookups,
@@ -71,6 +72,7 @@ CASES = (
     + optionals.CASES
     + shrinking.CASES
     + size_choices.CASES
+    + listed_loops.CASES
     + two_breaks.CASES
     + idioms.CASES
     + truthiness.CASES

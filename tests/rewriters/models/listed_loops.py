@@ -1,0 +1,102 @@
+"""Loops over what ``.tolist()`` gave and lists of a count the model computes, and windows that run
+past the end of the tensor:
+
+- ``order = torch.argsort(key).tolist()`` then ``for i in order`` (passes/list_loops.py: the tensor
+  while exporting, where a list would fix its dynamic length);
+- ``[torch.zeros(()) for _ in range(n_doors)]`` of ``n_doors = int(doors.item())``
+  (list_builtins.repeated), read and written at run-time positions by a `for`/`else` first-fit
+  search nested in another loop (its loop-else slots probed inside dynamo: loop_operators);
+- ``x[i : i + 3].mean()`` at every position, shorter near the end (window_spans.py).
+"""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+
+class SortedDecay(nn.Module):
+    """Visit the entries in the order of a learned key (a list from ``.tolist()``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.key = nn.Linear(1, 1)
+
+    def forward(self, x):
+        order = torch.argsort(self.key(x[:, None]).squeeze(1) + x).tolist()
+        acc = torch.zeros(())
+        for i in order:
+            if x[i] > 0:
+                acc = acc * 0.5 + x[i]
+            else:
+                acc = acc - 0.1
+        return acc, torch.tensor(len(order))
+
+
+class FirstFitDoors(nn.Module):
+    """Each job takes the first free door, else waits for the earliest one (`for`/`else`)."""
+
+    def forward(self, arrivals, work, doors):
+        n_doors = int(doors.item())
+        free_at = [torch.zeros(()) for _ in range(n_doors)]
+        door_of = torch.full((arrivals.shape[0],), -1, dtype=torch.long)
+        for i in range(arrivals.shape[0]):
+            for d in range(n_doors):
+                if free_at[d] <= arrivals[i]:
+                    chosen, begin = d, arrivals[i]
+                    break
+            else:
+                chosen = int(torch.stack(free_at).argmin())
+                begin = free_at[chosen]
+            door_of[i] = chosen
+            free_at[chosen] = begin + work[i]
+        return door_of, torch.stack(free_at)
+
+
+class TrailingMean(nn.Module):
+    """A three-sample mean at every position: the last windows hold fewer samples."""
+
+    def forward(self, x):
+        out = []
+        for i in range(x.shape[0]):
+            w = x[i : i + 3].mean()
+            out.append(w if w > 0 else -0.5 * w)
+        return torch.stack(out)
+
+
+def _jobs(n, doors, seed, gap=2.0):
+    g = torch.Generator().manual_seed(seed)
+    arrivals = torch.cumsum(gap * torch.rand(n, generator=g), 0)
+    return arrivals, 1.0 + 4.0 * torch.rand(n, generator=g), torch.tensor([doors])
+
+
+def _signal(n, seed):
+    return (torch.randn(n, generator=torch.Generator().manual_seed(seed)),)
+
+
+CASES = [
+    Case(
+        "a_loop_over_an_argsort_made_a_list",
+        seeded(SortedDecay),
+        (torch.tensor([1.5, -2.0, 3.5, 4.0, -1.0, 2.5]),),
+        [(torch.tensor([-1.0, -2.0]),), _signal(40, 3)],
+        ({0: torch.export.Dim("n", min=2, max=64)},),
+        constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "first_fit_over_a_list_of_a_computed_count",
+        seeded(FirstFitDoors),
+        _jobs(8, 2, 1),
+        [_jobs(2, 1, 2, gap=0.1), _jobs(20, 3, 3), _jobs(12, 4, 4, gap=0.2)],
+        ({0: torch.export.Dim("jobs", min=2, max=32)}, {0: torch.export.Dim("jobs", min=2, max=32)}, None),
+        constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "a_window_mean_shorter_near_the_end",
+        seeded(TrailingMean),
+        _signal(6, 1),
+        [_signal(2, 2), _signal(3, 5), _signal(40, 4)],
+        ({0: torch.export.Dim("n", min=2, max=64)},),
+        constructs=("for->scan",),
+    ),
+]
