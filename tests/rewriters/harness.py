@@ -46,6 +46,9 @@ def export_onnx(module, example, dynamic_shapes, path: Path):
 def _export_onnx(module, example, dynamic_shapes, path: Path):
     warnings.filterwarnings("ignore")
     logging.getLogger("torch").setLevel(logging.ERROR)
+    # a clean slate, as deploy's exporter starts each export with: dynamo keeps what the runtime's
+    # constant-result functions gave (window_spans.static_spans_now) with the code it compiled
+    torch._dynamo.reset()
     with torch.no_grad(), fresh_trace_state():  # as deploy's exporter does
         program = torch.export.export(module, example, dynamic_shapes=dynamic_shapes, strict=False)
     import onnx
