@@ -10,7 +10,6 @@ from tests.rewriters.models import (
     branch_appends,
     branches,
     calls,
-    counted_whiles,
     counters,
     decoding,
     dispatch,
@@ -74,7 +73,6 @@ CASES = (
     + shrinking.CASES
     + size_choices.CASES
     + listed_loops.CASES
-    + counted_whiles.CASES
     + two_breaks.CASES
     + idioms.CASES
     + truthiness.CASES
