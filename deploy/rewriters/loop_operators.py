@@ -293,8 +293,7 @@ def _graph_for(
         # is never read before it is set: a placeholder (placeholders_for_undefined, a probe that
         # cannot run under dynamo), not a peeled first iteration, which needs a trip count >= 1
         args = unset_as_undefined(args, names)
-    elif break_index >= 0:
-        # a loop-else slot (passes/loop_else.py) of a loop that breaks: probed inside dynamo too
+    elif break_index >= 0:  # a breaking loop's loop-else slots (passes/loop_else.py): probed here too
         args = unset_as_undefined(args, names, ("_deploy_last_",))
     unset = [n for v, n in zip(args, names) if v is None or isinstance(v, Undefined)]
     if break_index < 0 and any(dynamo or not read_once_set(n) for n in unset):
