@@ -14,6 +14,7 @@ from torch import nn
 
 from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.casts import tensor
+from deploy.rewriters.run_time_positions import read_at
 from deploy.rewriters.subscripts import getitem
 from deploy.rewriters.values import as_tensor_value, is_symbolic, is_tracing
 
@@ -125,6 +126,10 @@ def pick(container: object, index: object, site_id: int) -> object:
         return container[index]
     if not len(container):
         return container[index]
+    if not any(callable(item) for item in container):
+        row = read_at(container, index)  # `self.up[level]` of numbers: one table (run_time_positions)
+        if row is not None:
+            return row
     choice = Choice(container, index, site_id)
     if all(isinstance(item, torch.Tensor) for item in choice.items):
         sites.mark_emitted(site_id, "index->select")

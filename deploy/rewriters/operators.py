@@ -317,7 +317,7 @@ def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
         selected = probe_select(pred, then_thunk, else_thunk)  # in a probe of an enclosing cond
         if selected is not None:
             return selected
-        if in_loop_body_now() and isinstance(pred, torch.Tensor):
+        if in_loop_body_now() and isinstance(pred, torch.Tensor) and not _guards_a_size(site_id):
             selected = select(as_predicate(pred), then_thunk, else_thunk)
             if selected is not None:
                 sites.mark_emitted(site_id, "ifexp->where")
@@ -330,6 +330,13 @@ def if_expr(pred: object, then_thunk, else_thunk, site_id: int) -> object:
     if not is_tracing():
         sites.record_branch(site_id, "then" if taken else "else", isinstance(pred, torch.Tensor))
     return then_thunk() if taken else else_thunk()
+
+
+def _guards_a_size(site_id: int) -> bool:
+    """A test on a size (``median(live) if live.numel() > 0 else one``) in a loop body whose `if`s
+    are conds: its side may fail where the test is false (a median of nothing), so only the side
+    taken runs, as eagerly."""
+    return sites.get_site(site_id).on_size and not selects_in_body_now()
 
 
 def _size_choice(pred: object, then_thunk, else_thunk):

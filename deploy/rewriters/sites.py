@@ -55,6 +55,8 @@ class Site:
     row_appends: dict[str, tuple[int | None, bool]] = field(default_factory=dict)
     # a `for` over a ceiling division of a size whose body slices from its counter (chunked_loop.py)
     ceiling_blocks: bool = False
+    # a ternary whose test reads a size (`f(xs) if xs.numel() > 0 else z`): a cond in loop bodies too
+    on_size: bool = False
 
     def error(self, message: str) -> NotDeployableError:
         if torch.compiler.is_dynamo_compiling():

@@ -188,7 +188,8 @@ def setitem(obj: object, index: object, value: object) -> object:
         # clamped like reads: a branch computed but not taken (a select) may hold a position past
         # the end (`out[count] = v` once count reached the size), which eager never writes
         position = _in_range(entries[dim], obj.shape[dim])
-        value = _update(value, obj).expand(getitem(obj, index).shape)
+        target = getitem(obj, index).shape
+        value = _leading_ones_dropped(_update(value, obj), len(target)).expand(target)
         return obj.index_copy(dim, position, value.unsqueeze(dim))
     cut = _one_run_time_slice(obj, entries, value)
     if cut is not None:  # `adj[:t] = adj[:t] / k`, t a loop counter
@@ -250,6 +251,14 @@ def _update(value: object, obj: torch.Tensor) -> torch.Tensor:
     """The value stored into ``obj``, in its dtype: a Python number as torch.full, not a constant
     tensor lifted into a graph op's body (which functionalisation and torch.onnx refuse there)."""
     return value.to(obj.dtype) if isinstance(value, torch.Tensor) else torch.full((), value, dtype=obj.dtype)
+
+
+def _leading_ones_dropped(value: torch.Tensor, dims: int) -> torch.Tensor:
+    """``value`` without the leading size-1 dims it has beyond ``dims``: ``sell[i] = t`` of a
+    1-element ``t`` stores its one entry, as torch's setitem does."""
+    while value.dim() > dims and not is_sym_int(value.shape[0]) and value.shape[0] == 1:
+        value = value.squeeze(0)
+    return value
 
 
 def _position_list(entry: object) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 
+from deploy.rewriters import sites
 from deploy.rewriters.analysis import assigned_names, has_node, read_names
 from deploy.rewriters.passes.base import (
     RUNTIME,
@@ -246,8 +247,20 @@ class _TernaryRewriter(ast.NodeTransformer):
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
         self.generic_visit(node)
         site = self.ctx.new_site("ifexp", node, self.ctx.describe(node, node.test))
+        # `median(live) if live.numel() > 0 else one`: a side that may fail where a size test is
+        # false runs only where eager runs it, also in loop bodies (operators.if_expr)
+        sites.get_site(site).on_size = any(_size_read(n) for n in ast.walk(node.test))
         dispatch = call(rt("if_expr"), node.test, thunk(node.body), thunk(node.orelse), constant(site))
         return ast.copy_location(dispatch, node)
+
+
+def _size_read(node: ast.AST) -> bool:
+    """``x.numel()``, ``x.size(...)``, ``x.shape`` or ``len(x)``."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "shape"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr in ("numel", "size")
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
 
 
 class TernaryToCond(Pass):

@@ -74,6 +74,52 @@ def _signal(n, seed):
     return (torch.randn(n, generator=torch.Generator().manual_seed(seed)),)
 
 
+class LevelsWithHysteresis(nn.Module):
+    """Thresholds read from a tuple of numbers at a level the loop computes, and a per-column
+    median that is only taken over a non-empty selection (a ternary on its size)."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = (2.0, 4.0, 8.0)
+
+    def forward(self, x):
+        levels = []
+        for s in range(x.shape[1]):
+            col = x[:, s]
+            live = col[col > 0]
+            levels.append(live.median() if live.numel() > 0 else torch.tensor(1.0))
+        base = torch.stack(levels)
+        level = 0
+        out = []
+        for w in range(x.shape[0]):
+            ratio = (x[w] / base).mean()
+            if level < 3 and ratio > self.up[level]:
+                level += 1
+            out.append(torch.tensor(level))
+        return torch.stack(out)
+
+
+class PartialSale(nn.Module):
+    """A 1-element tensor stored into one entry (``sell[i] = torch.ceil(remaining / per)``)."""
+
+    def forward(self, lots, target):
+        sell = torch.zeros(lots.shape[0])
+        remaining = target.clone()
+        for i in range(lots.shape[0]):
+            if lots[i] >= remaining:
+                sell[i] = torch.ceil(remaining / 2.0)
+                break
+            sell[i] = lots[i]
+            remaining = remaining - lots[i]
+        return sell, remaining
+
+
+def _tremor(n, stations, seed, scale=1.0):
+    x = scale * (1.0 + torch.rand(n, stations, generator=torch.Generator().manual_seed(seed)))
+    x[n // 2 :] *= 5.0
+    return (x,)
+
+
 CASES = [
     Case(
         "a_loop_over_an_argsort_made_a_list",
@@ -98,5 +144,24 @@ CASES = [
         [_signal(2, 2), _signal(3, 5), _signal(40, 4)],
         ({0: torch.export.Dim("n", min=2, max=64)},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "a_tuple_of_numbers_at_a_computed_level_and_a_median_of_a_selection",
+        seeded(LevelsWithHysteresis),
+        _tremor(12, 3, 1),
+        [_tremor(6, 4, 2), _tremor(30, 3, 3, scale=-1.0), _tremor(20, 5, 4)],
+        ({0: torch.export.Dim("windows", min=4, max=40), 1: torch.export.Dim("stations", min=2, max=6)},),
+        constructs=("for->scan", "if->cond"),
+    ),
+    Case(
+        "a_one_entry_tensor_stored_into_one_position",
+        seeded(PartialSale),
+        (torch.tensor([3.0, 5.0, 4.0, 6.0]), torch.tensor([9.0])),
+        [
+            (torch.tensor([3.0, 5.0]), torch.tensor([20.0])),
+            (torch.tensor([30.0, 5.0, 1.0]), torch.tensor([7.0])),
+        ],
+        ({0: torch.export.Dim("lots", min=2, max=16)}, None),
+        constructs=("if->cond",),
     ),
 ]
