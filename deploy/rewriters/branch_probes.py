@@ -99,7 +99,7 @@ def without_constants(then_fn, else_fn, outputs):
     def varying(fn):
         def run():
             leaves, tree = pytree.tree_flatten(fn())
-            if tree != spec or any(not _is_int(leaves[i], c) for i, c in constants.items()):
+            if tree != spec or any(not _is_constant(leaves[i], c) for i, c in constants.items()):
                 # never expected: the cond fails, and its fallbacks take over
                 raise RuntimeError("a branch gave other constants when traced than when probed")
             return tuple(v for i, v in enumerate(leaves) if i not in constants)
@@ -117,7 +117,9 @@ def without_constants(then_fn, else_fn, outputs):
     return varying(then_fn), varying(else_fn), rebuild
 
 
-def _is_int(value: object, code: int) -> bool:
+def _is_constant(value: object, code: object) -> bool:
+    if isinstance(code, torch.nn.Module):
+        return value is code
     return type(value) is int and value == code
 
 
@@ -133,5 +135,9 @@ def _constant(a: object, b: object) -> int | None:
     if isinstance(a, Undefined) and isinstance(b, Undefined):
         return UNDEFINED_CODE
     if type(a) is int and type(b) is int and not (is_sym_int(a) or is_sym_int(b)) and a == b:
+        return a
+    if isinstance(a, torch.nn.Module) and a is b:
+        # `staged.append(self.chillers[idx])` under a tensor test: the module is a Python value on
+        # both paths (a placeholder on the one that keeps nothing; its flag tells which)
         return a
     return None

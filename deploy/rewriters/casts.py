@@ -57,7 +57,7 @@ def len_(value: object) -> object:
         return value.shape[0]
     if isinstance(value, StackedList):  # a converted loop's list: its length may be symbolic
         return value.length()
-    if type(value).__name__ in ("RowList", "KeptRows"):  # a list a graph loop carries, or the
+    if type(value).__name__ in ("RowList", "KeptRows", "KeptObjects"):  # a list a graph loop carries, or the
         return value.length()  # values a comprehension kept: its count (a tensor)
     return len(value)
 

@@ -39,8 +39,8 @@ def seq_of(value: object, listed: bool = False) -> object:
     while exporting (a list of a data-dependent length has no other form)."""
     if listed:
         return value if is_tracing() and isinstance(value, torch.Tensor) else value.tolist()
-    if is_row_list(value):  # a list a graph loop carries (row_lists.RowList)
-        return value
+    if is_row_list(value) or type(value).__name__ == "KeptObjects":  # a list a graph loop carries
+        return value  # (row_lists.RowList), modules held by flags (kept_objects.py)
     if isinstance(value, (torch.Tensor, StackedList, list, tuple, str, range, torch.nn.ModuleList)):
         return value
     if isinstance(value, (torch.nn.Sequential, torch.nn.ParameterList)):
@@ -62,8 +62,8 @@ def split_step(size: object) -> object:
 
 def seq_item(seq: object, index: object) -> object:
     """``seq[index]``; with a graph loop's counter, a row of the stacked values."""
-    if is_row_list(seq):  # a list a graph loop carries: row ``index`` of its buffer
-        return seq.at(index)
+    if is_row_list(seq) or type(seq).__name__ == "KeptObjects":  # a list a graph loop carries: row
+        return seq.at(index)  # ``index`` of its buffer; modules held by flags (kept_objects.py)
     if isinstance(seq, StackedList):
         return getitem(seq.stacked_with_prefix(), index)
     if isinstance(seq, torch.Tensor):

@@ -275,7 +275,7 @@ def cat(tensors, dim: int = 0, *, out=None):
     return torch.cat(tensors, dim) if out is None else torch.cat(tensors, dim, out=out)
 
 
-def compact(values, kept):
+def compact(values, kept, site_id: int | None = None):
     """The values a loop appended on the iterations that appended (``kept`` holds one flag per
     iteration; see passes/continues.py): a StackedList with a data-dependent number of rows when the
     loop became a graph op, a plain list otherwise."""
@@ -311,6 +311,12 @@ def compact(values, kept):
     if not any(isinstance(k, torch.Tensor) for _, k in rows):
         return values[:first] + [v for v, k in rows if k]
     rows = [(v, k) for v, k in rows if isinstance(k, torch.Tensor) or k]
+    if site_id is not None and any(isinstance(v, torch.nn.Module) for v, _ in rows):
+        from deploy.rewriters.kept_objects import kept_objects  # modules appended (choice.Choice)
+
+        held = kept_objects(values[:first], [v for v, _ in rows], [k for _, k in rows], site_id)
+        if held is not None:
+            return held
     # an iteration a tensor `break` may have skipped (a loop that stays Python) holds no value; its
     # flag is false wherever that is so, and a zero row stands in for it
     like = next((torch.as_tensor(v) for v, _ in rows if v is not None), None)

@@ -233,8 +233,11 @@ class OneAppendPerIteration(Pass):
         masks = {target: flag_masks[flag] for target, flag in masked.items()}
         appends += [append_of(m, flag) for flag, m in flag_masks.items()]
         before = [ast.Assign([name(m, True)], ast.List([], ast.Load())) for m in flag_masks.values()]
-        after = [
-            ast.Assign([name(target, True)], call(rt("compact"), name(target), name(m)))
+        after = [  # (a site for the modules such a list may hold: kept_objects.py)
+            ast.Assign(
+                [name(target, True)],
+                call(rt("compact"), name(target), name(m), ast.Constant(ctx.new_site("index", loop, target))),
+            )
             for target, m in masks.items()
         ]
         for target, found in slotted.items():

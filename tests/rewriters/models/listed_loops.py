@@ -64,6 +64,39 @@ class TrailingMean(nn.Module):
         return torch.stack(out)
 
 
+class _Unit(nn.Module):
+    def __init__(self, capacity):
+        super().__init__()
+        self.capacity = capacity
+        self.curve = nn.Linear(1, 1)
+
+    def forward(self, load):
+        return self.curve(load[:, None]).squeeze(1)
+
+
+class StagedUnits(nn.Module):
+    """Units brought on in a fixed order until their capacity covers the peak (a tensor `break`),
+    then each staged unit's output summed (a loop over the list of modules) and their count."""
+
+    def __init__(self):
+        super().__init__()
+        self.units = nn.ModuleList([_Unit(c) for c in (3.0, 2.0, 2.0, 1.0)])
+        self.order = [1, 0, 3, 2]
+
+    def forward(self, load):
+        staged = []
+        capacity = torch.zeros(())
+        for idx in self.order:
+            if capacity >= load.max():
+                break
+            staged.append(self.units[idx])
+            capacity = capacity + self.units[idx].capacity
+        power = torch.zeros_like(load)
+        for unit in staged:
+            power = power + unit.capacity / capacity * unit(load)
+        return power, torch.tensor(len(staged))
+
+
 def _jobs(n, doors, seed, gap=2.0):
     g = torch.Generator().manual_seed(seed)
     arrivals = torch.cumsum(gap * torch.rand(n, generator=g), 0)
@@ -162,6 +195,14 @@ CASES = [
             (torch.tensor([30.0, 5.0, 1.0]), torch.tensor([7.0])),
         ],
         ({0: torch.export.Dim("lots", min=2, max=16)}, None),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "modules_appended_until_a_tensor_break_then_called",
+        seeded(StagedUnits),
+        (torch.tensor([1.0, 2.5, 1.5]),),
+        [(torch.tensor([0.5, 1.0]),), (torch.tensor([4.0, 1.0, 6.5, 2.0]),), (torch.tensor([-1.0, -2.0]),)],
+        ({0: torch.export.Dim("n", min=2, max=16)},),
         constructs=("if->cond",),
     ),
 ]
