@@ -62,9 +62,14 @@ def sliced(x: torch.Tensor, entries: tuple) -> torch.Tensor:
         first = start.item()
         count = (stop - start).clamp(min=0).item()
         torch._check(first >= 0)
-        torch._check(count >= 0)
+        torch._check_is_size(count)  # (a size also in a probe, where torch._check is suppressed)
         torch._check(first + count <= size)
-        x = x.narrow(dim, first, count)
+        # the positions read, not a narrow: a slice sizes its result Min(size, first + count), which
+        # the runtime checks of a graph loop's body cannot evaluate; clamped into the tensor, as a
+        # slice is, for a branch computed but not taken (a select) at a start past the end
+        positions = start.reshape(()) + torch.arange(count, dtype=torch.int64)
+        last = as_tensor_value(size).reshape(()).to(torch.int64) - 1
+        x = x.index_select(dim, torch.minimum(positions, last))
     return x
 
 

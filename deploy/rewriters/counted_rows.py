@@ -15,6 +15,10 @@ room for one row only (writes past it land on the last row, the count goes on), 
 rows; then with room for exactly that many. The loop's body is a pure function of its values, so
 both runs take the same steps; the cost is the loop's compute twice. After the loop each list is a
 StackedList of its rows (a data-dependent length, as eagerly).
+
+A `while` loop with no bound on its rows, whose lists a loop nested in it appends to and nothing
+else reads (a state machine skipping samples in an inner `while`, a cutter trying a fixed list of
+lengths), runs twice the same way (``counted_while_rows``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,17 @@ from __future__ import annotations
 import torch
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters.row_lists import RowList, after_loop, as_row, flatten, list_append, unflatten
+from deploy.rewriters.row_lists import (
+    RowList,
+    after_loop,
+    as_row,
+    flatten,
+    list_append,
+    lists_as_rows,
+    rows_carried,
+    unflatten,
+)
+from deploy.rewriters.sites import get_site
 from deploy.rewriters.values import is_row_list, is_symbolic, is_tracing
 
 
@@ -154,3 +168,42 @@ _SIZES: list[dict] = []  # while probing: {list position: (row shape, dtype)}
 
 def _entries_are_rows(values: list) -> bool:
     return all(isinstance(v, torch.Tensor) for v in values)
+
+
+def counted_while_rows(while_fn, cond_fn, body_fn, args, names, site_id):
+    """``while_as_rows`` of a `while` with no bound on its rows, whose lists a nested loop appends
+    to (passes/row_lists._nested_appends_only): run first with room for one row per list (writes
+    past it land on the last row, the count goes on), which counts the rows, then with exactly that
+    many. The body is a pure function of the loop's values and never reads the lists, so both runs
+    take the same steps; the cost is the loop's compute twice."""
+    from deploy.rewriters.loop_common import _as_loop_body_probe
+    from deploy.rewriters.operators import fresh_copies
+
+    def probe(values):
+        with _as_loop_body_probe():
+            body_fn(*fresh_copies(values))
+
+    static = get_site(site_id).row_appends
+    positions = [i for i, v in enumerate(args) if isinstance(v, list)]
+
+    def run(rooms: dict):
+        converted = lists_as_rows(args, names, None, probe, static, rooms)
+        if converted is None:
+            return None
+        return rows_carried(while_fn, cond_fn, body_fn, converted, names, site_id)
+
+    counted = run({names[i]: 1 for i in positions})
+    if counted is None:
+        return None
+    rooms = {}
+    for i in positions:
+        if isinstance(counted[i], RowList):
+            total = (counted[i].count.reshape(()) - len(args[i])).item()
+            torch._check_is_size(total)
+            # one row more: a buffer with no rows has no row for the appends of a branch computed
+            # but not taken (a select) to land on
+            rooms[names[i]] = total + 1
+        else:
+            rooms[names[i]] = 0
+    values = run(rooms)
+    return None if values is None else after_loop(values)

@@ -47,7 +47,7 @@ from deploy.rewriters.loop_common import (
     unset_as_undefined,
 )
 from deploy.rewriters.operators import fresh_copies
-from deploy.rewriters.row_lists import carried_as_rows, while_as_rows
+from deploy.rewriters.row_lists import carried_as_rows, rows_carried, while_as_rows
 from deploy.rewriters.scan_loop import scan_for as _scan_for
 from deploy.rewriters.shrinking_loop import shrunk_while
 from deploy.rewriters.unrolled_loop import try_unrolled
@@ -55,6 +55,7 @@ from deploy.rewriters.values import (
     Undefined,
     as_predicate,
     as_tensor_value,
+    is_row_list,
     is_sym_int,
     is_symbolic,
     is_tracing,
@@ -110,6 +111,8 @@ def while_stmt(
         rows = while_as_rows(while_stmt, cond_fn, body_fn, args, names, site_id, row_room(*args))
         if rows is not None:
             return rows
+    if any(is_row_list(v) for v in args):  # a list an enclosing loop carries as rows, appended here
+        return rows_carried(while_stmt, cond_fn, body_fn, args, names, site_id)
     args = placeholders_for_undefined(unset_as_undefined(args, names), lambda values: body_fn(*values))
     carried = carry(args, names, site)
 

@@ -42,7 +42,7 @@ class RowList(NamedTuple):
         n = self.count.reshape(()).item()
         torch._check_is_size(n)  # a size also in a probe, where guards (and torch._check's) are suppressed
         torch._check(n <= self.buffer.shape[0])
-        return self.buffer[:n]
+        return self.buffer.narrow(0, 0, n)  # (a slice would size it Min(capacity, n))
 
     def length(self) -> torch.Tensor:
         return self.count
@@ -169,7 +169,9 @@ def recording():
         _RECORDING.pop()
 
 
-def lists_as_rows(args: tuple, names: tuple[str, ...], trips, probe, static: dict) -> tuple | None:
+def lists_as_rows(
+    args: tuple, names: tuple[str, ...], trips, probe, static: dict, rooms: dict | None = None
+) -> tuple | None:
     """The loop variables with each Python list (of tensors) made a RowList with room for ``trips``
     iterations; ``probe(values)`` traces one iteration (for empty lists' row shapes), None inside a
     body dynamo traces (no probe there: the rows already in the list give the shape). ``static``:
@@ -211,12 +213,26 @@ def lists_as_rows(args: tuple, names: tuple[str, ...], trips, probe, static: dic
         rows = [as_row(v) for v in existing]
         if any(tuple(r.shape) != tuple(shape) for r in rows):
             return None
-        capacity = len(rows) + trips * sites
+        capacity = len(rows) + (rooms[name] if rooms is not None else trips * sites)
         buffer = torch.zeros((capacity, *shape), dtype=dtype)
         if rows:
             buffer = torch.cat([torch.stack(rows).to(dtype), buffer[len(rows) :]])
         out[i] = RowList(buffer, torch.full((), len(rows), dtype=torch.int64))
     return tuple(out)
+
+
+def rows_carried(while_fn, cond_fn, body_fn, args, names, site_id):
+    """``while_fn`` over a loop whose values hold RowLists (an enclosing loop's lists it appends
+    to): each as its buffer and count."""
+    leaves, spec, leaf_names = _flattened(args, names)
+
+    def cond(*flat):
+        return cond_fn(*unflatten(flat, spec))
+
+    def body(*flat):
+        return flatten(body_fn(*unflatten(flat, spec)))[0]
+
+    return unflatten(while_fn(cond, body, leaves, leaf_names, site_id), spec)
 
 
 def flatten(values: tuple) -> tuple[tuple, object]:
@@ -331,6 +347,10 @@ def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room, probin
         # `while steps < budget` with a tensor budget: room for budget - steps rows (an unbacked size)
         room = room.reshape(()).to(torch.int64).clamp(min=0).item()
         torch._check(room >= 0)
+    elif room is None and probing:  # no bound: count the rows, then fill them
+        from deploy.rewriters.counted_rows import counted_while_rows
+
+        return counted_while_rows(while_fn, cond_fn, body_fn, args, names, site_id)
     elif isinstance(room, torch.Tensor) or room is None:
         return None
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 import torch
 
-from deploy.rewriters.bounded_slices import RunTimeSlice, sliced
+from deploy.rewriters.bounded_slices import RunTimeSlice, slice_of, sliced
 from deploy.rewriters.values import as_tensor_value, is_sym_int, is_tracing
 
 
@@ -41,7 +41,7 @@ def span(start: object, length: int) -> object:
         and not is_sym_int(length)
     ):
         return Span(start, length)
-    return slice(start, start + length)
+    return slice_of(start, start + length)  # (tensor bounds: a RunTimeSlice while exporting)
 
 
 class _State:

@@ -230,7 +230,7 @@ class ListsReadInTheirLoop(Pass):
     def rewrite(self, loop: ast.stmt, func: ast.FunctionDef, ctx: Context) -> None:
         bounded = isinstance(loop, ast.While) and getattr(loop, "_deploy_bound", None) is not None
         stack = _work_stack(loop)
-        if not (is_range_loop(loop) or bounded or stack) or loop.orelse:
+        if not (is_range_loop(loop) or isinstance(loop, ast.While)) or loop.orelse:
             return None
         if stays_python(loop, self.local):  # `for b in range(BANDS)`: its lists stay Python lists
             return None
@@ -239,6 +239,9 @@ class ListsReadInTheirLoop(Pass):
             stack = None
             if not bounded:
                 return None
+        if isinstance(loop, ast.While) and not bounded and not stack:
+            # no bound: a list only appended to, also by a nested loop, counted then filled
+            names = {n for n in names if _nested_appends_only(loop, n)}
         if names:
             loop._deploy_row_lists = True  # WhileToLoop passes the bound (the lists' room) on
             loop._deploy_row_appends = {n: _appends_per_iteration(loop, n) for n in sorted(names)}
@@ -267,6 +270,23 @@ class _StackTest(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         return node if _len_of(node) == self.stack else self.generic_visit(node)
+
+
+def _nested_appends_only(loop: ast.While, target: str) -> bool:
+    """Whether the loop only appends to ``target`` (no other read of it), a loop nested in its body
+    too: without a bound, the loop then runs twice, counting the rows, then filling them
+    (row_lists.counted_while_rows). A list read in the loop would read other rows while counting."""
+    receivers = {id(n.value.func.value) for n in _walk(loop.body) if _append_of(n) == target}
+    reads = [
+        n
+        for n in _walk([*loop.body, loop.test])
+        if isinstance(n, ast.Name) and n.id == target and id(n) not in receivers
+    ]
+    nested = any(
+        isinstance(n, (ast.For, ast.While)) and any(_append_of(m) == target for m in _walk(n.body))
+        for n in _walk(loop.body)
+    )
+    return nested and not reads
 
 
 def _appends_per_iteration(loop: ast.For | ast.While, target: str) -> tuple[int | None, bool]:

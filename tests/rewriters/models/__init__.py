@@ -10,6 +10,7 @@ from tests.rewriters.models import (
     branch_appends,
     branches,
     calls,
+    counted_whiles,
     counters,
     decoding,
     dispatch,
@@ -73,6 +74,7 @@ CASES = (
     + shrinking.CASES
     + size_choices.CASES
     + listed_loops.CASES
+    + counted_whiles.CASES
     + two_breaks.CASES
     + idioms.CASES
     + truthiness.CASES
