@@ -36,6 +36,39 @@ def range_(*bounds):
     return range(*bounds)
 
 
+def all_(values):
+    """``all(flags)``: of a list holding tensors (``used[c] = True`` under tensor tests, a list a
+    graph loop carries entry by entry) while exporting, one tensor predicate (Python's all would ask
+    each entry's truth, a data-dependent branch); Python's all otherwise."""
+    flags = _flags(values)
+    return builtins.all(values) if flags is None else flags.all()
+
+
+def any_(values):
+    """``any(flags)``, as ``all_``."""
+    flags = _flags(values)
+    return builtins.any(values) if flags is None else flags.any()
+
+
+def _flags(values) -> torch.Tensor | None:
+    """The truth of each entry as one bool tensor, while exporting a list holding tensors; None
+    otherwise."""
+    if isinstance(values, StackedList) and is_tracing():
+        return values.stacked_with_prefix().to(torch.bool).reshape(-1)
+    if not (is_tracing() and isinstance(values, (list, tuple)) and values):
+        return None
+    if not any(isinstance(v, torch.Tensor) for v in values):
+        return None
+    if not all(isinstance(v, (bool, int, float, torch.Tensor)) for v in values):
+        return None
+    return torch.stack(
+        [
+            v.to(torch.bool).reshape(()) if isinstance(v, torch.Tensor) else torch.full((), bool(v))
+            for v in values
+        ]
+    )
+
+
 def _dynamic_rows(value: object) -> bool:
     return (
         is_tracing()

@@ -28,7 +28,16 @@ import builtins
 from deploy.rewriters.casts import MATH, ROUNDING
 from deploy.rewriters.passes.base import Context, Pass, rooted_at_self, rt
 
-_CASTS = {"bool": "bool_", "int": "int_", "float": "float_", "len": "len_", "list": "list_", "sum": "sum_"}
+_CASTS = {
+    "bool": "bool_",
+    "int": "int_",
+    "float": "float_",
+    "len": "len_",
+    "list": "list_",
+    "sum": "sum_",
+    "all": "all_",
+    "any": "any_",
+}
 _FORCING = {"bool", "int", "float"}
 _STACKERS = {"stack", "cat", "concat", "concatenate"}
 _BUILTINS = set(dir(builtins))

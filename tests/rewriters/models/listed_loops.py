@@ -97,6 +97,24 @@ class StagedUnits(nn.Module):
         return power, torch.tensor(len(staged))
 
 
+class FillSlots(nn.Module):
+    """Each score goes to the first open slot it beats (flags in a Python list set under tensor
+    tests); the loop stops once every slot is used (``all(used)``)."""
+
+    def forward(self, scores):
+        used = [False] * 3
+        card = torch.zeros(3)
+        for t in range(scores.shape[0]):
+            if all(used):
+                break
+            for c in range(3):
+                if not used[c] and scores[t] > c:
+                    used[c] = True
+                    card[c] = scores[t]
+                    break
+        return card, torch.tensor(any(used)).long()
+
+
 def _jobs(n, doors, seed, gap=2.0):
     g = torch.Generator().manual_seed(seed)
     arrivals = torch.cumsum(gap * torch.rand(n, generator=g), 0)
@@ -202,6 +220,18 @@ CASES = [
         seeded(StagedUnits),
         (torch.tensor([1.0, 2.5, 1.5]),),
         [(torch.tensor([0.5, 1.0]),), (torch.tensor([4.0, 1.0, 6.5, 2.0]),), (torch.tensor([-1.0, -2.0]),)],
+        ({0: torch.export.Dim("n", min=2, max=16)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "all_and_any_of_flags_set_under_tensor_tests",
+        seeded(FillSlots),
+        (torch.tensor([0.5, 2.5, 1.5, 3.0, 0.2]),),
+        [
+            (torch.tensor([-1.0, -2.0]),),
+            (torch.tensor([2.5, 2.6, 2.7, 9.0]),),
+            (torch.tensor([0.5, -1.0, 0.7]),),
+        ],
         ({0: torch.export.Dim("n", min=2, max=16)},),
         constructs=("if->cond",),
     ),
