@@ -66,6 +66,7 @@ class RowList(NamedTuple):
             position = torch.full((), 1, dtype=torch.int64) * index
         position = torch.where(position < 0, position + self.count, position)
         position = position.clamp(0, self.buffer.shape[0] - 1).reshape(1)
+        value = as_row(value, self.buffer.dtype) if isinstance(value, (tuple, list)) else value
         value = torch.as_tensor(value) if not isinstance(value, torch.Tensor) else value
         row = value.to(self.buffer.dtype).expand(self.buffer.shape[1:]).unsqueeze(0)
         return RowList(self.buffer.index_copy(0, position, row), self.count)

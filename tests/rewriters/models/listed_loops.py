@@ -115,6 +115,34 @@ class FillSlots(nn.Module):
         return card, torch.tensor(any(used)).long()
 
 
+class MergeCloseRuns(nn.Module):
+    """Runs of positive samples as (start, end) pairs, a run starting close to the last one merged
+    into it (``merged[-1] = (merged[-1][0], e)``), then each merged run marked."""
+
+    def forward(self, x):
+        runs = []
+        start = None
+        for i in range(x.shape[0]):
+            if x[i] > 0:
+                if start is None:
+                    start = i
+            elif start is not None:
+                runs.append((start, i))
+                start = None
+        if start is not None:
+            runs.append((start, x.shape[0]))
+        merged = []
+        for s, e in runs:
+            if merged and s - merged[-1][1] <= 1:
+                merged[-1] = (merged[-1][0], e)
+            else:
+                merged.append((s, e))
+        mask = torch.zeros(x.shape[0])
+        for s, e in merged:
+            mask[s:e] = 1.0
+        return mask
+
+
 def _jobs(n, doors, seed, gap=2.0):
     g = torch.Generator().manual_seed(seed)
     arrivals = torch.cumsum(gap * torch.rand(n, generator=g), 0)
@@ -233,6 +261,14 @@ CASES = [
             (torch.tensor([0.5, -1.0, 0.7]),),
         ],
         ({0: torch.export.Dim("n", min=2, max=16)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "runs_merged_by_replacing_the_last_pair",
+        seeded(MergeCloseRuns),
+        (torch.tensor([1.0, 1.0, -1.0, 2.0, -1.0, -1.0, 3.0]),),
+        [(torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, -1.0, 1.0, -1.0, 1.0]),), _signal(30, 6)],
+        ({0: torch.export.Dim("n", min=2, max=32)},),
         constructs=("if->cond",),
     ),
 ]
