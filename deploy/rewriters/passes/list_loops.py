@@ -245,7 +245,9 @@ class ListLoopsToRange(Pass):
         listed = [_tolist_of(s) for s in seqs]  # `for i in keep.tolist()`: the tensor's entries
         seqs = [s if t is None else t for s, t in zip(seqs, listed)]
         named = {s.id for s in seqs if isinstance(s, ast.Name)}
-        if not all(_loopable(s) for s in seqs) or _mutates(loop.body, named):
+        # (anything listed with `.tolist()` is a tensor's entries: `(keep.nonzero() + 1).tolist()`)
+        loopable = all(_loopable(s) or t is not None for s, t in zip(seqs, listed))
+        if not loopable or _mutates(loop.body, named):
             return None
         copies = [ctx.fresh("seq") for _ in seqs]
         counter = index or ctx.fresh("k")

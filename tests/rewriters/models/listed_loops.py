@@ -143,6 +143,28 @@ class MergeCloseRuns(nn.Module):
         return mask
 
 
+class MergedPeaks(nn.Module):
+    """Peak positions from ``(mask.nonzero().flatten() + 1).tolist()``, a peak close to the last one
+    replacing it when higher; then the peaks' heights."""
+
+    def forward(self, x):
+        mid = x[1:-1]
+        is_peak = (mid > x[:-2]) & (mid >= x[2:])
+        peaks = []
+        for p in (is_peak.nonzero().flatten() + 1).tolist():
+            if peaks and p - peaks[-1] < 3:
+                if x[p] > x[peaks[-1]]:
+                    peaks[-1] = p
+                continue
+            peaks.append(p)
+        heights = torch.zeros(4)
+        for b, p in enumerate(peaks):
+            if b >= 4:
+                break
+            heights[b] = x[p]
+        return heights
+
+
 def _jobs(n, doors, seed, gap=2.0):
     g = torch.Generator().manual_seed(seed)
     arrivals = torch.cumsum(gap * torch.rand(n, generator=g), 0)
@@ -269,6 +291,14 @@ CASES = [
         (torch.tensor([1.0, 1.0, -1.0, 2.0, -1.0, -1.0, 3.0]),),
         [(torch.tensor([-1.0, -2.0]),), (torch.tensor([1.0, -1.0, 1.0, -1.0, 1.0]),), _signal(30, 6)],
         ({0: torch.export.Dim("n", min=2, max=32)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "peaks_from_a_shifted_nonzero_made_a_list",
+        seeded(MergedPeaks),
+        (torch.tensor([0.0, 2.0, 0.0, 3.0, 0.0, 0.0, 0.0, 1.0, 0.0]),),
+        [(torch.tensor([1.0, 2.0, 3.0, 4.0]),), _signal(40, 7), _signal(12, 8)],
+        ({0: torch.export.Dim("n", min=4, max=48)},),
         constructs=("if->cond",),
     ),
 ]
