@@ -36,6 +36,15 @@ def range_(*bounds):
     return range(*bounds)
 
 
+def returned_list(value: torch.Tensor):
+    """``return t.tolist()``: while exporting, of a 1-d tensor whose length is data-dependent (a
+    nonzero's positions) or dynamic, the tensor (its entries, as a loop over it reads them);
+    Python's list otherwise."""
+    if is_tracing() and isinstance(value, torch.Tensor) and value.dim() == 1 and is_sym_int(value.shape[0]):
+        return value
+    return value.tolist()
+
+
 def all_(values):
     """``all(flags)``: of a list holding tensors (``used[c] = True`` under tensor tests, a list a
     graph loop carries entry by entry) while exporting, one tensor predicate (Python's all would ask
@@ -111,6 +120,8 @@ def list_repeat(values, times):
     if not (is_tracing() and is_sym_int(times) and isinstance(values, list) and values):
         return values * times
     # a Python number as torch.full: a constant tensor cannot be lifted into a graph op's body
+    # `[None] * n` (entries set before they are read, `cp[i] = ...`): 0-d float rows, the common case
+    values = [0.0 if v is None else v for v in values]
     rows = torch.stack(
         [torch.full((), v) if isinstance(v, (int, float)) else torch.as_tensor(v) for v in values]
     )

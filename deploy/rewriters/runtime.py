@@ -29,7 +29,17 @@ from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.gathers import one_hot, roll, unfold
 from deploy.rewriters.in_place import augmented, in_place_method
 from deploy.rewriters.kept_rows import kept_entries
-from deploy.rewriters.list_builtins import all_, any_, entries_of, list_, list_repeat, range_, repeated, sum_
+from deploy.rewriters.list_builtins import (
+    all_,
+    any_,
+    entries_of,
+    list_,
+    list_repeat,
+    range_,
+    repeated,
+    returned_list,
+    sum_,
+)
 from deploy.rewriters.logic import and_, compare, equal, kept_test, member, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
 from deploy.rewriters.mappings import mapping_get
@@ -88,6 +98,7 @@ __all__ = [
     "list_item",
     "list_pop",
     "list_repeat",
+    "returned_list",
     "all_",
     "any_",
     "repeated",

@@ -128,6 +128,22 @@ class _CallRewriter(ast.NodeTransformer):
             return ast.copy_location(ast.Call(rt("list_repeat"), [values, times], []), node)
         return node
 
+    def visit_Return(self, node: ast.Return) -> ast.AST:
+        self.generic_visit(node)
+        value = node.value
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "tolist"
+            and not value.args
+            and not value.keywords
+        ):
+            # `return deps[:, i].nonzero().flatten().tolist()`: a list of a data-dependent length
+            # has no Python form while exporting (list_builtins.returned_list)
+            self.ctx.rewrote = True
+            node.value = ast.copy_location(ast.Call(rt("returned_list"), [value.func.value], []), value)
+        return node
+
     def visit_ListComp(self, node: ast.ListComp) -> ast.AST:
         count = _repeat_count(node)
         if count is not None:

@@ -165,6 +165,32 @@ class MergedPeaks(nn.Module):
         return heights
 
 
+def _successors(deps, i):
+    return deps[:, i].nonzero().flatten().tolist()
+
+
+class CriticalPath(nn.Module):
+    """Longest path to the end of a DAG, filled backwards into ``[None] * n`` over the successors a
+    helper returns as ``nonzero().tolist()``."""
+
+    def forward(self, deps, latency):
+        n = latency.shape[0]
+        deps = torch.tril(deps, diagonal=-1)  # each entry depends on earlier ones only
+        cp = [None] * n
+        for i in range(n - 1, -1, -1):
+            longest = torch.zeros(())
+            for s in _successors(deps, i):
+                longest = torch.maximum(longest, cp[s])
+            cp[i] = latency[i] + longest
+        return torch.stack(cp)
+
+
+def _dag(n, seed):
+    g = torch.Generator().manual_seed(seed)
+    deps = torch.tril((torch.rand(n, n, generator=g) < 0.3).float(), diagonal=-1)
+    return deps, 1.0 + torch.rand(n, generator=g)
+
+
 def _jobs(n, doors, seed, gap=2.0):
     g = torch.Generator().manual_seed(seed)
     arrivals = torch.cumsum(gap * torch.rand(n, generator=g), 0)
@@ -300,5 +326,16 @@ CASES = [
         [(torch.tensor([1.0, 2.0, 3.0, 4.0]),), _signal(40, 7), _signal(12, 8)],
         ({0: torch.export.Dim("n", min=4, max=48)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "a_critical_path_over_successors_a_helper_lists",
+        seeded(CriticalPath),
+        _dag(8, 1),
+        [_dag(3, 2), _dag(20, 3)],
+        (
+            {0: torch.export.Dim("n", min=3, max=32), 1: torch.export.Dim("n", min=3, max=32)},
+            {0: torch.export.Dim("n", min=3, max=32)},
+        ),
+        constructs=("for->while_loop",),
     ),
 ]
