@@ -12,7 +12,7 @@ from deploy.rewriters.shape_cond import same_shape
 from deploy.rewriters.values import Undefined, zeros_shaped_like
 
 
-def with_placeholders(own, other, names: tuple[str, ...]):
+def with_placeholders(own, other, names: tuple[str, ...], unbound: bool = False):
     """A branch function whose generated result variables (``_deploy_return*``), when still None on
     this path, take zeros shaped like the other branch's value. They are only read on paths that
     assigned them (the returned flag guards them), so the placeholder never reaches the output."""
@@ -21,12 +21,19 @@ def with_placeholders(own, other, names: tuple[str, ...]):
         for i, n in enumerate(names)
         if n.startswith(("_deploy_return", "_deploy_appended", "_deploy_last", "_deploy_opt"))
     ]
-    if not slots:
-        return own
 
     def branch():
         out = list(own())
-        missing = [i for i in slots if out[i] is None or isinstance(out[i], Undefined)]
+        # in a loop body (``unbound``), also a variable of the user's this path leaves unbound (`j` set only
+        # where the other path then `continue`s, set again before it is read): eager never reads it
+        # on this path (Python would raise there). At the top level such a variable is an error
+        # naming it (a tensor made in one branch only and used after the `if`).
+        missing = [
+            i
+            for i in range(len(out))
+            if (i in slots and (out[i] is None or isinstance(out[i], Undefined)))
+            or (unbound and isinstance(out[i], Undefined))
+        ]
         if missing:
             theirs = probe_for_shapes(other, missing)
             for i in missing:

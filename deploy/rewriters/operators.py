@@ -287,8 +287,13 @@ def if_stmt(
     if is_symbolic(pred):
         then_raw, else_raw, names, attach = optional_returns.flagged(then_fn, else_fn, names)
         fresh = _fresh_args(args)
-        then_branch = with_placeholders(lambda: then_raw(*fresh()), lambda: else_raw(*fresh()), names)
-        else_branch = with_placeholders(lambda: else_raw(*fresh()), lambda: then_raw(*fresh()), names)
+        unbound = sites.get_site(site_id).in_loop
+        then_branch = with_placeholders(
+            lambda: then_raw(*fresh()), lambda: else_raw(*fresh()), names, unbound
+        )
+        else_branch = with_placeholders(
+            lambda: else_raw(*fresh()), lambda: then_raw(*fresh()), names, unbound
+        )
         if dead_else:
             else_branch = shaped_like(else_branch, then_branch, names)
         selected = probe_select(pred, then_branch, else_branch)  # in a probe of an enclosing cond

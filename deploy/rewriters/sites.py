@@ -57,6 +57,8 @@ class Site:
     ceiling_blocks: bool = False
     # a ternary whose test reads a size (`f(xs) if xs.numel() > 0 else z`): a cond in loop bodies too
     on_size: bool = False
+    # an `if` in a loop body: a variable one branch leaves unbound gets a placeholder (operators)
+    in_loop: bool = False
 
     def error(self, message: str) -> NotDeployableError:
         if torch.compiler.is_dynamo_compiling():

@@ -192,6 +192,7 @@ class IfToCond(Pass):
     def rewrite(self, node: ast.If, ctx: Context) -> list[ast.stmt]:
         reason = unsupported_reason(node.body + node.orelse)
         site = ctx.new_site("if", node, ctx.describe(node, node.test), reason)
+        sites.get_site(site).in_loop = getattr(node, "_deploy_in_loop", False)
         if hasattr(node, "_deploy_site_arg"):  # a Python loop's break guard (see breaks.py)
             node._deploy_site_arg.args.append(constant(site))
         branches = node.body + node.orelse

@@ -28,6 +28,11 @@ class ControlFlowToGraphOps(Pass):
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
         mark_block_loops(func)  # before the walk moves loops into branch functions
+        for loop in ast.walk(func):  # `if`s in a loop body (their sites' in_loop)
+            if isinstance(loop, (ast.For, ast.While)):
+                for node in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+                    if isinstance(node, ast.If):
+                        node._deploy_in_loop = True
         map_blocks(func, lambda stmt: self._rewrite(stmt, ctx))
 
     def _rewrite(self, stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:

@@ -185,6 +185,35 @@ class CriticalPath(nn.Module):
         return torch.stack(cp)
 
 
+class RenewOrTake(nn.Module):
+    """Per request: a renewal picks its slot and `continue`s; otherwise the slot is the one asked for
+    when free, else the first free one, else none (`j` bound in one branch only, bound again before
+    it is read)."""
+
+    def forward(self, busy, asks):
+        busy = busy.clone()
+        got = []
+        for r in range(asks.shape[0]):
+            mine = busy == asks[r, 0]
+            if mine.any():
+                j = int(mine.int().argmax().item())
+                got.append(torch.tensor(j))
+                continue
+            want = int(asks[r, 1].item())
+            if busy[want] == 0:
+                j = want
+            else:
+                for j in range(busy.shape[0]):
+                    if busy[j] == 0:
+                        break
+                else:
+                    got.append(torch.tensor(-1))
+                    continue
+            busy[j] = asks[r, 0]
+            got.append(torch.tensor(j))
+        return torch.stack(got), busy
+
+
 def _dag(n, seed):
     g = torch.Generator().manual_seed(seed)
     deps = torch.tril((torch.rand(n, n, generator=g) < 0.3).float(), diagonal=-1)
@@ -337,5 +366,16 @@ CASES = [
             {0: torch.export.Dim("n", min=3, max=32)},
         ),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "a_name_bound_in_one_branch_that_continues_then_bound_again",
+        seeded(RenewOrTake),
+        (torch.tensor([0.0, 5.0, 0.0, 0.0]), torch.tensor([[5.0, 1.0], [7.0, 2.0], [8.0, 2.0]])),
+        [
+            (torch.tensor([3.0, 0.0, 0.0]), torch.tensor([[3.0, 0.0], [4.0, 1.0]])),
+            (torch.tensor([3.0, 4.0, 0.0]), torch.tensor([[6.0, 0.0], [7.0, 1.0]])),
+        ],
+        ({0: torch.export.Dim("slots", min=3, max=16)}, {0: torch.export.Dim("asks", min=2, max=8)}),
+        constructs=("if->cond",),
     ),
 ]
