@@ -110,9 +110,11 @@ def in_loop_body(operator, *args):
             state = trace_state.TRACE_STATE
             if torch.compiler.is_dynamo_compiling() or not state.conds_in_body:
                 return operator(*args)  # a loop nested in a traced body: as its outer loop does
+            functions = torch._C._get_torch_function_state()
             try:
                 return operator(*args)
             except Exception as exc:  # torch's many internal error types, a nested site's: again with selects
+                trace_state.torch_functions_back(functions)
                 if _RESIZED_STRIDES in str(exc):
                     flat = _with_resized_flat(operator, args)
                     if flat is not None:
@@ -135,11 +137,12 @@ _RESIZED_STRIDES = "stride is not a simple accumulative"
 def _with_resized_flat(operator, args: tuple):
     """The loop traced again with its body's conds passing resized outputs flattened
     (shape_cond.resized_in_body); None when that fails too (the next retry: selects)."""
-    state = trace_state.TRACE_STATE
+    state, functions = trace_state.TRACE_STATE, torch._C._get_torch_function_state()
     state.resized_flat = True
     try:
         return operator(*args)
     except Exception:  # torch's many internal error types: the selects' retry reports its own
+        trace_state.torch_functions_back(functions)
         return None
     finally:
         state.resized_flat = False

@@ -82,13 +82,14 @@ def fresh_trace_state() -> Iterator[None]:
     meanwhile: dynamo inlines each converted branch, helper and probe with dozens of its own frames,
     and a chain of early returns nests them (ten `return`s in a hand evaluator's helper)."""
     reset_trace_state()
-    limit = sys.getrecursionlimit()
+    limit, functions = sys.getrecursionlimit(), torch._C._get_torch_function_state()
     sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
     try:
         yield
     finally:
         sys.setrecursionlimit(limit)
         reset_trace_state()
+        torch_functions_back(functions)
 
 
 _RECURSION_LIMIT = 6000
@@ -103,12 +104,22 @@ def reset_trace_state() -> None:
 def probe_flag_kept() -> Iterator[None]:
     """Within: a graph op traced from the top level; the probe flag is set back afterwards even
     when dynamo gave up halfway through a probe (it runs no ``finally`` of the code it abandons,
-    while the flag was really set). A no-op inside dynamo."""
+    while the flag was really set), and torch's ``__torch_function__`` handling too (see
+    ``torch_functions_back``). A no-op inside dynamo."""
     if torch.compiler.is_dynamo_compiling():
         yield
         return
-    previous = TRACE_STATE.probing
+    previous, functions = TRACE_STATE.probing, torch._C._get_torch_function_state()
     try:
         yield
     finally:
         TRACE_STATE.probing = previous
+        torch._C._set_torch_function_state(functions)
+
+
+def torch_functions_back(state: object) -> None:
+    """torch's ``__torch_function__`` handling set back to ``state`` after a failed trace: when dynamo
+    gives up on a graph op's body (a data-dependent guard), torch 2.13 can leave the handling off,
+    which bypasses torch.export's non-strict handler for the rest of the export and every later one
+    in the process (``t[u0]`` then fails with "only integers ... (got SymInt)")."""
+    torch._C._set_torch_function_state(state)

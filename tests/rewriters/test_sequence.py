@@ -69,3 +69,24 @@ def test_a_split_loop_takes_an_int_chunk_size_and_names_a_list_of_sizes():
     assert split_step(6) == 6
     with pytest.raises(TypeError, match="int chunk size"):
         split_step([2, 3])
+
+
+class TakeAtCount(nn.Module):
+    def forward(self, b):
+        n = (b > 0).sum().item()
+        torch._check(n >= 0)
+        return torch.arange(n + 1)[n]
+
+
+def test_a_loop_traced_again_leaves_torch_function_handling_on_for_the_next_export():
+    # the state machine's loop is first traced with conds in its body; dynamo gives up on a
+    # data-dependent guard there, which left torch's __torch_function__ handling off (non-strict
+    # export's handler bypassed: `t[u0]` failed in every later export of the process)
+    from tests.rewriters.models import CASES
+
+    case = next(c for c in CASES if c.name == "a_state_machine_whose_nested_while_appends_skipped_samples")
+    check(case.model(), case.example, case.verify, case.dynamic_shapes)
+    assert not torch._C._is_torch_function_all_disabled()
+    torch._dynamo.reset()
+    program = torch.export.export(TakeAtCount(), (torch.tensor([1, 2, 0]),), strict=False)
+    assert int(program.module()(torch.tensor([3, 0, 5]))) == 2
