@@ -27,6 +27,7 @@ import builtins
 
 from deploy.rewriters.casts import MATH, ROUNDING
 from deploy.rewriters.passes.base import Context, Pass, rooted_at_self, rt
+from deploy.rewriters.passes.comprehensions import MAPPED, entry_cast, kept_entries, repeat_count
 
 _CASTS = {
     "bool": "bool_",
@@ -145,7 +146,7 @@ class _CallRewriter(ast.NodeTransformer):
         return node
 
     def visit_ListComp(self, node: ast.ListComp) -> ast.AST:
-        count = _repeat_count(node)
+        count = repeat_count(node)
         if count is not None:
             # `[torch.zeros(()) for _ in range(n_doors)]` of a count the model computes: Python
             # would iterate a data-dependent length (list_builtins.repeated)
@@ -153,8 +154,8 @@ class _CallRewriter(ast.NodeTransformer):
             self.ctx.rewrote = True
             make = ast.Lambda(ast.arguments([], [], None, [], [], None, []), node.elt)
             return ast.copy_location(ast.Call(rt("repeated"), [make, count], []), node)
-        cast = _entry_cast(node)
-        kept = _kept_entries(node)
+        cast = entry_cast(node)
+        kept = kept_entries(node)
         self.generic_visit(node)
         if kept:
             # `[t for t in thresholds if t > 0]`: which values pass is known only when the model
@@ -166,12 +167,18 @@ class _CallRewriter(ast.NodeTransformer):
             return ast.copy_location(ast.Call(rt("kept_entries"), [loop.iter, test], []), node)
         if cast is None:
             return node
+        self.ctx.rewrote = True
+        loop = node.generators[0]
+        if cast == MAPPED:
+            # `[self.embed(c) for c in chars[:n]]` over a length known only when the model runs:
+            # every entry at once (list_builtins.mapped_entries)
+            args = ast.arguments([], [ast.arg(loop.target.id)], None, [], [], None, [])
+            return ast.copy_location(
+                ast.Call(rt("mapped_entries"), [loop.iter, ast.Lambda(args, node.elt)], []), node
+            )
         # `[int(c) for c in crossings]` of a nonzero's positions: Python would iterate a
         # data-dependent length (list_builtins.entries_of)
-        self.ctx.rewrote = True
-        return ast.copy_location(
-            ast.Call(rt("entries_of"), [node.generators[0].iter, ast.Constant(cast)], []), node
-        )
+        return ast.copy_location(ast.Call(rt("entries_of"), [loop.iter, ast.Constant(cast)], []), node)
 
     def visit_For(self, node: ast.For) -> ast.AST:
         if isinstance(node.iter, ast.Call):
@@ -309,60 +316,6 @@ class _CallRewriter(ast.NodeTransformer):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self.generic_visit(node)
         return node
-
-
-def _repeat_count(node: ast.ListComp) -> ast.expr | None:
-    """``n`` of ``[value for _ in range(n)]``, a value that does not read the loop's name."""
-    if len(node.generators) != 1:
-        return None
-    loop = node.generators[0]
-    call = loop.iter
-    if loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name):
-        return None
-    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range"):
-        return None
-    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Constant):
-        return None
-    if any(isinstance(n, ast.Name) and n.id == loop.target.id for n in ast.walk(node.elt)):
-        return None
-    return call.args[0]
-
-
-def _entry_cast(node: ast.ListComp) -> str | None:
-    """``int`` / ``float`` / ``item`` / ``""`` for ``[int(c) for c in xs]`` / ``float(c)`` /
-    ``c.item()`` / ``c`` (one loop, no condition); None for any other comprehension."""
-    if len(node.generators) != 1:
-        return None
-    loop = node.generators[0]
-    if loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name):
-        return None  # (a condition: _kept_entries)
-    var, elt = loop.target.id, node.elt
-    if isinstance(elt, ast.Name) and elt.id == var:
-        return ""
-    if not (isinstance(elt, ast.Call) and not elt.keywords):
-        return None
-    func = elt.func
-    if isinstance(func, ast.Attribute) and func.attr == "item" and not elt.args:
-        return "item" if isinstance(func.value, ast.Name) and func.value.id == var else None
-    if isinstance(func, ast.Name) and func.id in ("int", "float") and len(elt.args) == 1:
-        arg = elt.args[0]
-        if isinstance(arg, ast.Name) and arg.id == var:
-            return func.id
-    return None
-
-
-def _kept_entries(node: ast.ListComp) -> bool:
-    """``[t for t in xs if test]``: one loop over a name, one condition, the values themselves."""
-    if len(node.generators) != 1:
-        return False
-    loop = node.generators[0]
-    return (
-        len(loop.ifs) == 1
-        and not loop.is_async
-        and isinstance(loop.target, ast.Name)
-        and isinstance(node.elt, ast.Name)
-        and node.elt.id == loop.target.id
-    )
 
 
 def _is_nonzero_read(node: ast.Subscript) -> bool:

@@ -32,6 +32,7 @@ from tests.rewriters.models import (
     literals,
     lookups,
     loop_exits,
+    mapped_entries,
     loops,
     nested,
     nested_appends,
@@ -75,6 +76,7 @@ CASES = (
     + size_choices.CASES
     + listed_loops.CASES
     + counted_whiles.CASES
+    + mapped_entries.CASES
     + two_breaks.CASES
     + idioms.CASES
     + truthiness.CASES

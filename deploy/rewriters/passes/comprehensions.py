@@ -1,0 +1,70 @@
+"""The shapes of list comprehensions the call-tree pass (calls.py) routes through the runtime:
+``[v for _ in range(n)]`` (repeat_count), ``[int(c) for c in xs]`` and ``[f(c) for c in xs]``
+(entry_cast), ``[t for t in xs if test]`` (kept_entries)."""
+
+from __future__ import annotations
+
+import ast
+
+MAPPED = "map"  # entry_cast of ``[f(c) for c in xs]``
+
+
+def repeat_count(node: ast.ListComp) -> ast.expr | None:
+    """``n`` of ``[value for _ in range(n)]``, a value that does not read the loop's name."""
+    if len(node.generators) != 1:
+        return None
+    loop = node.generators[0]
+    call = loop.iter
+    if loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name):
+        return None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range"):
+        return None
+    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Constant):
+        return None
+    if any(isinstance(n, ast.Name) and n.id == loop.target.id for n in ast.walk(node.elt)):
+        return None
+    return call.args[0]
+
+
+def entry_cast(node: ast.ListComp) -> str | None:
+    """``int`` / ``float`` / ``item`` / ``""`` for ``[int(c) for c in xs]`` / ``float(c)`` /
+    ``c.item()`` / ``c`` (one loop, no condition), MAPPED for another entry reading ``c``; None for
+    any other comprehension."""
+    if len(node.generators) != 1:
+        return None
+    loop = node.generators[0]
+    if loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name):
+        return None  # (a condition: kept_entries)
+    var, elt = loop.target.id, node.elt
+    if isinstance(elt, ast.Name) and elt.id == var:
+        return ""
+    func = elt.func if isinstance(elt, ast.Call) and not elt.keywords else None
+    if isinstance(func, ast.Attribute) and func.attr == "item" and not elt.args:
+        return "item" if isinstance(func.value, ast.Name) and func.value.id == var else None
+    if isinstance(func, ast.Name) and func.id in ("int", "float") and len(elt.args) == 1:
+        arg = elt.args[0]
+        if isinstance(arg, ast.Name) and arg.id == var:
+            return func.id
+    return _mapped(var, elt)
+
+
+def _mapped(var: str, elt: ast.expr) -> str | None:
+    """MAPPED for ``[f(c) for c in xs]``, an entry that reads ``c`` (and binds no name of its own)."""
+    nodes = list(ast.walk(elt))
+    if any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) for n in nodes):
+        return None
+    return MAPPED if any(isinstance(n, ast.Name) and n.id == var for n in nodes) else None
+
+
+def kept_entries(node: ast.ListComp) -> bool:
+    """``[t for t in xs if test]``: one loop over a name, one condition, the values themselves."""
+    if len(node.generators) != 1:
+        return False
+    loop = node.generators[0]
+    return (
+        len(loop.ifs) == 1
+        and not loop.is_async
+        and isinstance(loop.target, ast.Name)
+        and isinstance(node.elt, ast.Name)
+        and node.elt.id == loop.target.id
+    )

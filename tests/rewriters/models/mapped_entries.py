@@ -1,0 +1,69 @@
+"""Comprehensions ``[f(c) for c in xs]`` over a tensor whose length is dynamic or known only when the
+model runs (list_builtins.mapped_entries: a scan of ``f`` over the rows):
+
+- the readings of the prefix a loop accepted, projected one by one and pooled;
+- every row of a dynamic batch through a small cell, summed.
+"""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+
+class AcceptedPrefixPool(nn.Module):
+    """Readings are accepted while they stay above a floor; the accepted ones are projected one at
+    a time and averaged, or a zero vector when none was accepted."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 5)
+
+    def forward(self, readings):
+        accepted = 0
+        for i in range(readings.shape[0]):
+            if readings[i].min() < 0.0:
+                break
+            accepted = i + 1
+        if accepted > 0:
+            pooled = torch.stack([torch.relu(self.proj(r)) for r in readings[:accepted]]).mean(dim=0)
+        else:
+            pooled = torch.zeros(5)
+        return torch.tensor(accepted), pooled
+
+
+class RowCells(nn.Module):
+    """Each row of the batch through a gated cell, the results summed over the batch."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.stack([torch.tanh(self.cell(row)) * row.sum() for row in x]).sum(dim=0)
+
+
+def _readings(rows: int, bad_at: int | None, seed: int) -> tuple:
+    values = torch.rand(rows, 3, generator=torch.Generator().manual_seed(seed)) + 0.1
+    if bad_at is not None:
+        values[bad_at, 1] = -1.0
+    return (values,)
+
+
+CASES = [
+    Case(
+        "comprehension_over_the_prefix_a_loop_accepted",
+        seeded(AcceptedPrefixPool),
+        _readings(6, 4, 1),
+        [_readings(5, 0, 2), _readings(9, None, 3), _readings(2, 1, 4)],
+        ({0: torch.export.Dim("n", min=2, max=32)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "comprehension_over_the_rows_of_a_dynamic_batch",
+        seeded(RowCells),
+        (torch.randn(3, 4),),
+        [(torch.randn(1, 4),), (torch.randn(12, 4),)],
+        ({0: torch.export.Dim("batch", min=1, max=16)},),
+    ),
+]
