@@ -12,10 +12,9 @@ from __future__ import annotations
 import builtins
 
 import torch
-from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from deploy.rewriters.bounded_slices import is_scalar_index
-from deploy.rewriters.values import StackedList, as_rows, as_tensor_value, is_sym_int, is_tracing
+from deploy.rewriters.values import StackedList, as_rows, is_sym_int, is_tracing
 
 
 def list_(*args):
@@ -169,38 +168,3 @@ def entries_of(values, cast: str):
     if cast == "item":
         return [v.item() for v in values]
     return list(values)
-
-
-def mapped_entries(values, fn):
-    """``[fn(c) for c in values]`` (passes/comprehensions.py): while exporting, over a tensor whose
-    length is dynamic or known only when the model runs, a scan of ``fn`` over its rows, the rows of
-    a StackedList (a Python list would iterate that length); the Python list otherwise, and where
-    the scan fails (``fn`` gives no tensor, or reads a Python value)."""
-    rows = values.stacked_with_prefix() if isinstance(values, StackedList) else values
-    if is_tracing() and isinstance(rows, torch.Tensor) and rows.dim() >= 1 and is_sym_int(rows.shape[0]):
-        mapped = _scanned(fn, rows)
-        if mapped is not None:
-            return StackedList([], mapped)
-    return [fn(v) for v in values]
-
-
-def _scanned(fn, rows: torch.Tensor) -> torch.Tensor | None:
-    from torch._higher_order_ops.scan import scan
-
-    from deploy.rewriters.loop_common import in_loop_body
-
-    def combine(carry, row):
-        value = as_tensor_value(fn(row))
-        if not isinstance(value, torch.Tensor):
-            raise TypeError("a comprehension's entry is not a tensor")
-        return [carry[0].clone()], [value.clone()]
-
-    count = rows.shape[0]
-    padded = not statically_known_true(count >= 1)
-    if padded:  # torch's scan refuses a length it cannot prove nonzero: one more row, dropped after
-        rows = torch.cat([rows, rows.new_zeros((1, *rows.shape[1:]))])
-    try:
-        _, (mapped,) = in_loop_body(scan, combine, [torch.zeros(())], rows)
-    except Exception:  # torch's many internal error types: Python's comprehension reports its own
-        return None
-    return mapped.narrow(0, 0, count) if padded else mapped

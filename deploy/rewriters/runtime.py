@@ -35,7 +35,6 @@ from deploy.rewriters.list_builtins import (
     entries_of,
     list_,
     list_repeat,
-    mapped_entries,
     range_,
     repeated,
     returned_list,
@@ -43,6 +42,7 @@ from deploy.rewriters.list_builtins import (
 )
 from deploy.rewriters.logic import and_, compare, equal, kept_test, member, not_, or_
 from deploy.rewriters.loop_operators import for_range, while_stmt
+from deploy.rewriters.mapped_entries import mapped_entries
 from deploy.rewriters.mappings import mapping_get
 from deploy.rewriters.nested_lists import chunk, unchunk
 from deploy.rewriters.operators import (

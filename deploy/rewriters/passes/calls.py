@@ -27,7 +27,7 @@ import builtins
 
 from deploy.rewriters.casts import MATH, ROUNDING
 from deploy.rewriters.passes.base import Context, Pass, rooted_at_self, rt
-from deploy.rewriters.passes.comprehensions import MAPPED, entry_cast, kept_entries, repeat_count
+from deploy.rewriters.passes.comprehensions import entry_cast, kept_entries, mapped_sources, repeat_count
 
 _CASTS = {
     "bool": "bool_",
@@ -156,6 +156,7 @@ class _CallRewriter(ast.NodeTransformer):
             return ast.copy_location(ast.Call(rt("repeated"), [make, count], []), node)
         cast = entry_cast(node)
         kept = kept_entries(node)
+        mapped = mapped_sources(node) if cast is None else None
         self.generic_visit(node)
         if kept:
             # `[t for t in thresholds if t > 0]`: which values pass is known only when the model
@@ -165,19 +166,21 @@ class _CallRewriter(ast.NodeTransformer):
             args = ast.arguments([], [ast.arg(loop.target.id)], None, [], [], None, [])
             test = ast.Lambda(args, loop.ifs[0])
             return ast.copy_location(ast.Call(rt("kept_entries"), [loop.iter, test], []), node)
+        if mapped is not None:
+            # `[self.embed(c) for c in chars[:n]]` over a length known only when the model runs:
+            # every entry at once (mapped_entries.py)
+            self.ctx.rewrote = True
+            names, sources = mapped
+            args = ast.arguments([], [ast.arg(n) for n in names], None, [], [], None, [])
+            return ast.copy_location(
+                ast.Call(rt("mapped_entries"), [ast.Lambda(args, node.elt), *sources], []), node
+            )
         if cast is None:
             return node
-        self.ctx.rewrote = True
-        loop = node.generators[0]
-        if cast == MAPPED:
-            # `[self.embed(c) for c in chars[:n]]` over a length known only when the model runs:
-            # every entry at once (list_builtins.mapped_entries)
-            args = ast.arguments([], [ast.arg(loop.target.id)], None, [], [], None, [])
-            return ast.copy_location(
-                ast.Call(rt("mapped_entries"), [loop.iter, ast.Lambda(args, node.elt)], []), node
-            )
         # `[int(c) for c in crossings]` of a nonzero's positions: Python would iterate a
         # data-dependent length (list_builtins.entries_of)
+        self.ctx.rewrote = True
+        loop = node.generators[0]
         return ast.copy_location(ast.Call(rt("entries_of"), [loop.iter, ast.Constant(cast)], []), node)
 
     def visit_For(self, node: ast.For) -> ast.AST:

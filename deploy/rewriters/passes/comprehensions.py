@@ -1,12 +1,11 @@
 """The shapes of list comprehensions the call-tree pass (calls.py) routes through the runtime:
-``[v for _ in range(n)]`` (repeat_count), ``[int(c) for c in xs]`` and ``[f(c) for c in xs]``
-(entry_cast), ``[t for t in xs if test]`` (kept_entries)."""
+``[v for _ in range(n)]`` (repeat_count), ``[int(c) for c in xs]`` (entry_cast), ``[t for t in xs
+if test]`` (kept_entries), ``[f(c) for c in xs]`` and ``[f(a, b) for a, b in zip(xs, ys)]``
+(mapped_sources)."""
 
 from __future__ import annotations
 
 import ast
-
-MAPPED = "map"  # entry_cast of ``[f(c) for c in xs]``
 
 
 def repeat_count(node: ast.ListComp) -> ast.expr | None:
@@ -28,8 +27,7 @@ def repeat_count(node: ast.ListComp) -> ast.expr | None:
 
 def entry_cast(node: ast.ListComp) -> str | None:
     """``int`` / ``float`` / ``item`` / ``""`` for ``[int(c) for c in xs]`` / ``float(c)`` /
-    ``c.item()`` / ``c`` (one loop, no condition), MAPPED for another entry reading ``c``; None for
-    any other comprehension."""
+    ``c.item()`` / ``c`` (one loop, no condition); None for any other comprehension."""
     if len(node.generators) != 1:
         return None
     loop = node.generators[0]
@@ -45,15 +43,36 @@ def entry_cast(node: ast.ListComp) -> str | None:
         arg = elt.args[0]
         if isinstance(arg, ast.Name) and arg.id == var:
             return func.id
-    return _mapped(var, elt)
+    return None
 
 
-def _mapped(var: str, elt: ast.expr) -> str | None:
-    """MAPPED for ``[f(c) for c in xs]``, an entry that reads ``c`` (and binds no name of its own)."""
-    nodes = list(ast.walk(elt))
-    if any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) for n in nodes):
+def mapped_sources(node: ast.ListComp) -> tuple[list[str], list[ast.expr]] | None:
+    """The names and the sources of ``[f(c) for c in xs]`` (``[c]``, ``[xs]``) or of ``[f(a, b) for
+    a, b in zip(xs, ys)]`` (``[a, b]``, ``[xs, ys]``), an entry that reads a name and binds none of
+    its own; None for any other comprehension."""
+    if len(node.generators) != 1:
         return None
-    return MAPPED if any(isinstance(n, ast.Name) and n.id == var for n in nodes) else None
+    loop = node.generators[0]
+    if loop.ifs or loop.is_async:
+        return None
+    if isinstance(loop.target, ast.Name):
+        names, sources = [loop.target.id], [loop.iter]
+    else:
+        zipped = loop.iter
+        if not (isinstance(loop.target, ast.Tuple) and isinstance(zipped, ast.Call)):
+            return None
+        if not (isinstance(zipped.func, ast.Name) and zipped.func.id == "zip") or zipped.keywords:
+            return None
+        names = [t.id for t in loop.target.elts if isinstance(t, ast.Name)]
+        sources = list(zipped.args)
+        if len(names) != len(loop.target.elts) or len(set(names)) != len(names) or len(sources) != len(names):
+            return None
+        if any(isinstance(a, ast.Starred) for a in sources):
+            return None
+    nodes = list(ast.walk(node.elt))
+    if any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await, ast.Lambda)) for n in nodes):
+        return None
+    return (names, sources) if any(isinstance(n, ast.Name) and n.id in names for n in nodes) else None
 
 
 def kept_entries(node: ast.ListComp) -> bool:

@@ -2,7 +2,9 @@
 model runs (list_builtins.mapped_entries: a scan of ``f`` over the rows):
 
 - the readings of the prefix a loop accepted, projected one by one and pooled;
-- every row of a dynamic batch through a small cell, summed.
+- every row of a dynamic batch through a small cell, summed;
+- the intervals between beats a loop detected, ``zip(beats[:-1], beats[1:])``, after an early return
+  when fewer than two were found.
 """
 
 import torch
@@ -43,6 +45,30 @@ class RowCells(nn.Module):
         return torch.stack([torch.tanh(self.cell(row)) * row.sum() for row in x]).sum(dim=0)
 
 
+class BeatIntervals(nn.Module):
+    """Beats are the samples above a threshold that follow a lower one, at least three samples after
+    the previous beat; their intervals, in samples, give the rate and its variability."""
+
+    def forward(self, ecg):
+        beats = []
+        for i in range(1, ecg.shape[0]):
+            if ecg[i] > 0.5 and ecg[i - 1] <= 0.5:
+                if beats and i - beats[-1] < 3:
+                    continue
+                beats.append(i)
+        if len(beats) < 2:
+            return torch.zeros(2)
+        gaps = torch.stack([torch.tensor(float(b - a)) for a, b in zip(beats[:-1], beats[1:])])
+        return torch.stack([gaps.mean(), gaps.max() - gaps.min()])
+
+
+def _ecg(n: int, every: int, seed: int) -> tuple:
+    g = torch.Generator().manual_seed(seed)
+    signal = 0.3 * torch.rand(n, generator=g)
+    signal[::every] = 0.9 + 0.1 * torch.rand(signal[::every].shape, generator=g)
+    return (signal,)
+
+
 def _readings(rows: int, bad_at: int | None, seed: int) -> tuple:
     values = torch.rand(rows, 3, generator=torch.Generator().manual_seed(seed)) + 0.1
     if bad_at is not None:
@@ -65,5 +91,18 @@ CASES = [
         (torch.randn(3, 4),),
         [(torch.randn(1, 4),), (torch.randn(12, 4),)],
         ({0: torch.export.Dim("batch", min=1, max=16)},),
+    ),
+    Case(
+        "comprehension_over_zip_of_a_loop_filled_list_and_its_shifted_copy",
+        seeded(BeatIntervals),
+        _ecg(40, 7, 1),
+        [
+            (torch.tensor([0.1, 0.9, 0.2]),),
+            _ecg(64, 5, 2),
+            (torch.tensor([0.9, 0.1, 0.9, 0.1, 0.9, 0.6]),),
+            _ecg(9, 3, 3),
+        ],
+        ({0: torch.export.Dim("n", min=3, max=64)},),
+        constructs=("if->cond",),
     ),
 ]
