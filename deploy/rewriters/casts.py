@@ -12,6 +12,7 @@ import torch
 
 from deploy.rewriters.list_builtins import reduce_rows
 from deploy.rewriters.logic import compare
+from deploy.rewriters.mixed_rows import MixedRow
 from deploy.rewriters.values import (
     StackedList,
     as_predicate,
@@ -108,11 +109,18 @@ _MAX_LITERAL = 256
 
 def row_of(values: list | tuple) -> object:
     """``[a, b]`` appended to a list (passes/row_literals.py): while exporting, a 1-D tensor when an
-    entry is a tensor or a symbolic size (as ``torch.tensor`` would build it); else as it is."""
+    entry is a tensor or a symbolic size (as ``torch.tensor`` would build it), a MixedRow for a tuple
+    of ints and floats (mixed_rows.py); else as it is."""
     if not is_tracing() or not any(isinstance(v, torch.Tensor) or is_symbolic(v) for v in values):
         return values
     flat, shape = _flatten_numbers(list(values))
-    return tensor(list(values)) if flat is not None and len(shape) == 1 else values
+    if flat is None or len(shape) != 1:
+        return values
+    row = tensor(list(values))
+    kinds = {_literal_dtype([v]).is_floating_point for v in flat}
+    if type(values) is tuple and len(kinds) > 1:  # ints and floats: each its own where it stays a tuple
+        return MixedRow(values, row)
+    return row
 
 
 def _literal_dtype(flat: list) -> torch.dtype:

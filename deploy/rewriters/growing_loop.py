@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import torch
 
+from deploy.errors import NotDeployableError
 from deploy.rewriters import sites, trace_state
 from deploy.rewriters.buffered_loop import trip_count
-from deploy.rewriters.loop_common import carry, probe_iteration
+from deploy.rewriters.loop_common import carry, probe_iteration, sizes_kept
 from deploy.rewriters.shape_cond import same_shape, same_size
-from deploy.rewriters.values import as_tensor_value
+from deploy.rewriters.values import as_tensor_value, is_tracing
 
 
 def grown_for(graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, break_index):
@@ -165,3 +166,23 @@ def _length(length: torch.Tensor, low: int, high) -> object:
     torch._check(size >= low)
     torch._check(size <= high)
     return size
+
+
+def graph_or_grown(graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, break_index):
+    """``graph_for`` (loop_operators._graph_for); when its while_loop fails, the same loop with
+    growing values carried as buffers and lengths (grown_for), if that is what failed it; then with
+    the data-dependent sizes of its values kept (loop_common.sizes_kept)."""
+    rest = (args, accumulators, names, site_id, break_index)
+    try:
+        return graph_for(start, stop, step, body_fn, *rest)
+    except NotDeployableError:
+        grown = grown_for(graph_for, start, stop, step, body_fn, *rest)
+        if grown is not None:
+            return grown
+        if not is_tracing():
+            raise
+        try:
+            return graph_for(start, stop, step, sizes_kept(body_fn), *rest)
+        except Exception:  # torch's many internal error types: the first error is shown
+            pass
+        raise

@@ -9,7 +9,7 @@
         power = power + chiller(load)
 
 Which modules the list holds is known only when the model runs, so the list keeps every module
-the loop could append with a flag each (KeptObjects, from values.compact). ``len`` counts the
+the loop could append with a flag each (KeptObjects, from compacted.compact). ``len`` counts the
 flags; the ``k``-th entry, read at a graph loop's counter, is a Choice (choice.py) among the
 modules at the position of the ``k``-th flag, so calling it or reading its attributes runs the
 one the eager list holds there. Eagerly the loop builds the plain list.

@@ -28,7 +28,7 @@ from deploy.rewriters.chunked_loop import (
     is_derived_size,
 )
 from deploy.rewriters.counted_rows import entries_or_counted, rows_while
-from deploy.rewriters.growing_loop import grown_for
+from deploy.rewriters.growing_loop import graph_or_grown, grown_for
 from deploy.rewriters.list_state import ListState, result_lists_defined
 from deploy.rewriters.loop_common import (
     carry,
@@ -41,11 +41,11 @@ from deploy.rewriters.loop_common import (
     python_while,
     range_bounds,
     read_once_set,
-    sizes_kept,
     to_tensor_predicate,
     unit_steps,
     unset_as_undefined,
 )
+from deploy.rewriters.mixed_rows import made_rows, rows_appended
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.row_lists import carried_as_rows, rows_carried, while_as_rows
 from deploy.rewriters.scan_loop import scan_for as _scan_for
@@ -77,6 +77,7 @@ def while_stmt(
     """``while cond: body`` where cond/body take the loop-carried variables and body returns them;
     with ``lists`` (appended to once per iteration) the body also returns the appended values, the
     result is (carried, lists) and ``capacity`` bounds the iterations (buffered_while.py)."""
+    body_fn = rows_appended(body_fn) if lists else body_fn  # (mixed_rows.py)
     rows = rows_while(while_stmt, cond_fn, body_fn, args, names, site_id, lists)
     if rows is not None:  # appends into lists an enclosing loop carries (counted_rows.py)
         return rows
@@ -226,28 +227,9 @@ def for_range(
         return _graph_for(
             start, stop, step, body_fn, args, accumulators, names, site_id, break_index, None, skip_index
         )
-    return _graph_or_grown(start, stop, step, body_fn, args, accumulators, names, site_id, break_index)
-
-
-def _graph_or_grown(start, stop, step, body_fn, args, accumulators, names, site_id, break_index):
-    """_graph_for; when its while_loop fails, the same loop with growing values carried as
-    buffers and lengths (growing_loop.py), if that is what failed it."""
-    try:
-        return _graph_for(start, stop, step, body_fn, args, accumulators, names, site_id, break_index)
-    except NotDeployableError:
-        grown = grown_for(
-            _graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, break_index
-        )
-        if grown is not None:
-            return grown
-        if not is_tracing():
-            raise
-        try:  # values whose data-dependent sizes torch cannot prove kept (loop_common.sizes_kept)
-            kept = sizes_kept(body_fn)
-            return _graph_for(start, stop, step, kept, args, accumulators, names, site_id, break_index)
-        except Exception:  # torch's many internal error types: the first error is shown
-            pass
-        raise
+    return graph_or_grown(
+        _graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, break_index
+    )
 
 
 def _instead(build):
@@ -274,6 +256,8 @@ def _graph_for(
 ):
     site = sites.get_site(site_id)
     check_supported(site)
+    body_fn = rows_appended(body_fn)  # a tuple of ints and floats appended: its row (mixed_rows.py)
+    pending = pending and (made_rows(pending[0]), pending[1])
     if is_symbolic(step):
         start, stop, step, body_fn = unit_steps(start, stop, step, body_fn)
     if step == 0:

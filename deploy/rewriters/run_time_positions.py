@@ -81,8 +81,20 @@ def read_at(values: tuple | list, index: object) -> torch.Tensor | None:
     computes untaken branches too); None for a list that is not a table."""
     table = _as_table(values)
     if table is None:
-        return None
+        return _read_columns(values, index)
     size = table.shape[0]
     position = as_tensor_value(index).reshape(1).to(torch.int64)
     position = torch.where(position < 0, position + size, position).clamp(0, size - 1)
     return table.index_select(0, position)[0]
+
+
+def _read_columns(values: tuple | list, index: object) -> tuple | None:
+    """``trick[best]`` of a list of tuples whose entries are numbers or 0-d tensors of differing
+    dtypes (a player, a suit, a rank): the tuple of each column read at the position, each in its
+    own dtype; None for any other list."""
+    if not values or not all(isinstance(v, tuple) and v and len(v) == len(values[0]) for v in values):
+        return None
+    columns = [[row[k] for row in values] for k in range(len(values[0]))]
+    if not all(_scalar_entry(e) for column in columns for e in column):
+        return None
+    return tuple(read_at(column, index) for column in columns)

@@ -25,6 +25,7 @@ from deploy.rewriters.casts import (
     transposed,
 )
 from deploy.rewriters.choice import pick, string_key, string_returns
+from deploy.rewriters.compacted import compact
 from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.gathers import one_hot, roll, unfold
 from deploy.rewriters.in_place import augmented, in_place_method
@@ -57,7 +58,7 @@ from deploy.rewriters.sequences import seq_item, seq_len, seq_of, split_step
 from deploy.rewriters.size_factories import fftfreq, hann_window, rfftfreq
 from deploy.rewriters.slot_lists import compact_slots
 from deploy.rewriters.subscripts import getitem, nonzero_read, setitem, store, truncate
-from deploy.rewriters.values import Undefined, append_if, cat, compact, list_truth, stack, take_last
+from deploy.rewriters.values import Undefined, append_if, cat, list_truth, stack, take_last
 from deploy.rewriters.window_spans import span
 
 __all__ = [

@@ -83,7 +83,7 @@ def seq_item(seq: object, index: object) -> object:
 def _named_rows(seq: list | tuple) -> bool:
     """Rows of one length that are not all numbers of one kind: ``("AKE", 1500.0, 4.3, False)`` per
     container, or ``(7, 2.0)`` (a length and a limit: each column read in its own dtype)."""
-    if not seq or not all(type(row) in (tuple, list) and len(row) == len(seq[0]) for row in seq):
+    if not seq or not all(isinstance(row, (tuple, list)) and len(row) == len(seq[0]) for row in seq):
         return False
     if not all(isinstance(v, (bool, int, float)) for row in seq for v in row):
         return True

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import torch
 
-from deploy.rewriters.values import StackedList, _masked_rows, compact, zeros_shaped_like
+from deploy.rewriters.compacted import _masked_rows, compact
+from deploy.rewriters.values import StackedList, zeros_shaped_like
 
 
 def compact_slots(values, others: list, kept: list):

@@ -77,6 +77,12 @@ def getitem(obj: object, index: object) -> object:
         # op's body is lifted in a way torch.onnx's decompositions cannot run
         entries = tuple(tensor(e) if _int_list(e) else e for e in entries)
         index = entries if isinstance(index, tuple) else entries[0]
+    if any(is_scalar_index(e) for e in entries) and any(is_sym_int(e) for e in entries):
+        # `suits[p, idx]`, p a 0-d tensor and idx = int(score.argmax().item()): both read as positions
+        entries = tuple(
+            as_tensor_value(e).reshape(()).to(torch.int64) if is_sym_int(e) else e for e in entries
+        )
+        index = entries if isinstance(index, tuple) else entries[0]
     if not any(is_scalar_index(e) or isinstance(e, Span) for e in entries):
         return obj[index]
     consuming = sum(1 for e in entries if not _new_axis_or_rest(e))
@@ -282,6 +288,8 @@ def _index_put_positions(entries: tuple) -> list | None:
             positions.append(entry.to(torch.int64))
         elif isinstance(entry, int) and not isinstance(entry, bool) and not is_sym_int(entry):
             positions.append(torch.full((), entry, dtype=torch.int64))
+        elif is_sym_int(entry):  # `played[p, idx] = True`, idx = int(score.argmax().item())
+            positions.append(as_tensor_value(entry).reshape(()).to(torch.int64))
         elif isinstance(entry, slice) and entry == slice(None):
             positions.append(None)
         else:

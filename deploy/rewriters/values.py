@@ -8,6 +8,8 @@ from __future__ import annotations
 import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, has_static_value
 
+from deploy.rewriters.mixed_rows import made_rows
+
 
 class Undefined:
     """Stands for a variable that has no value yet on the path taken (Python would raise NameError)."""
@@ -116,7 +118,8 @@ class StackedList:
         """Values before or after the loop's stacked as rows like its own: Python numbers (``sites =
         [0]`` before a loop appends ``i + 1``) as 0-d tensors of the rows' dtype."""
         rows = [
-            v if isinstance(v, torch.Tensor) else as_tensor_value(v).to(self.stacked.dtype) for v in values
+            v if isinstance(v, torch.Tensor) else as_tensor_value(v).to(self.stacked.dtype)
+            for v in made_rows(values)
         ]
         return torch.stack(rows, 0)
 
@@ -273,84 +276,6 @@ def cat(tensors, dim: int = 0, *, out=None):
         parts = [*tensors.prefix, merged, *tensors.suffix]
         return merged if len(parts) == 1 else torch.cat(parts, dim)
     return torch.cat(tensors, dim) if out is None else torch.cat(tensors, dim, out=out)
-
-
-def compact(values, kept, site_id: int | None = None):
-    """The values a loop appended on the iterations that appended (``kept`` holds one flag per
-    iteration; see passes/continues.py): a StackedList with a data-dependent number of rows when the
-    loop became a graph op, a plain list otherwise."""
-    if isinstance(values, StackedList):
-        flags = (
-            kept.stacked if isinstance(kept, StackedList) else torch.stack([torch.as_tensor(k) for k in kept])
-        )
-        # rows before the loop's (a list an earlier loop filled, merged into ``stacked``) are kept
-        earlier = values.stacked.shape[0] - flags.shape[0]
-        flags = (
-            torch.cat([torch.ones(earlier, dtype=torch.bool), flags.bool()])
-            if not _is_zero(earlier)
-            else flags
-        )
-        rows = _masked_rows(values.stacked, flags, kept if _is_zero(earlier) else None)
-        peeled = list(kept.prefix) if isinstance(kept, StackedList) else []
-        if not peeled or len(peeled) != len(values.prefix):
-            return StackedList(values.prefix, rows, values.suffix)
-        # iterations run before the graph loop (a peeled first one) appended or not by their flags
-        # (a None value: no path of that iteration appended, whatever its flag's type)
-        pairs = [
-            (v, k)
-            for v, k in zip(values.prefix, peeled)
-            if v is not None and (isinstance(k, torch.Tensor) or k)
-        ]
-        if not pairs:
-            return StackedList([], rows, values.suffix)
-        early = torch.stack([torch.as_tensor(v) for v, _ in pairs])
-        early_flags = torch.stack([torch.as_tensor(k, dtype=torch.bool).reshape(()) for _, k in pairs])
-        return StackedList([], torch.cat([_masked_rows(early, early_flags), rows]), values.suffix)
-    first = len(values) - len(kept)
-    rows = list(zip(values[first:], kept))
-    if not any(isinstance(k, torch.Tensor) for _, k in rows):
-        return values[:first] + [v for v, k in rows if k]
-    rows = [(v, k) for v, k in rows if isinstance(k, torch.Tensor) or k]
-    if site_id is not None and any(isinstance(v, torch.nn.Module) for v, _ in rows):
-        from deploy.rewriters.kept_objects import kept_objects  # modules appended (choice.Choice)
-
-        held = kept_objects(values[:first], [v for v, _ in rows], [k for _, k in rows], site_id)
-        if held is not None:
-            return held
-    # an iteration a tensor `break` may have skipped (a loop that stays Python) holds no value; its
-    # flag is false wherever that is so, and a zero row stands in for it
-    like = next((torch.as_tensor(v) for v, _ in rows if v is not None), None)
-    if like is None:
-        return values[:first]
-    rows = [(torch.zeros_like(like) if v is None else v, k) for v, k in rows]
-    stacked = torch.stack([torch.as_tensor(v) for v, _ in rows])
-    flags = torch.stack([torch.as_tensor(k, dtype=torch.bool) for _, k in rows])
-    return StackedList(values[:first], stacked[flags])
-
-
-def _is_zero(size) -> bool:
-    """Whether a (possibly symbolic) size is provably 0, without a guard."""
-    from torch.fx.experimental.symbolic_shapes import statically_known_true
-
-    return bool(statically_known_true(size == 0))
-
-
-def _masked_rows(rows: torch.Tensor, flags: torch.Tensor, owner: object = None) -> torch.Tensor:
-    """``rows[flags]``; size-obliviously outside dynamo: the rows of ``range(1, n)`` number ``n - 1``,
-    which the mask's metadata would otherwise guard to be at least 2 (``n >= 3``). The positions of
-    a flags list (``owner``) are taken once: lists appended side by side share one (passes/
-    continues.py), and their rows then number the same (one data-dependent length)."""
-    positions = getattr(owner, "_deploy_positions", None)
-    if positions is not None and positions[0] is flags:
-        return rows.index_select(0, positions[1])
-    if torch.compiler.is_dynamo_compiling():  # dynamo refuses to trace a config patch
-        picked = flags.bool().nonzero().squeeze(1)
-    else:
-        with torch.fx.experimental._config.patch(backed_size_oblivious=True):
-            picked = flags.bool().nonzero().squeeze(1)
-    if isinstance(owner, StackedList):
-        owner._deploy_positions = (flags, picked)
-    return rows.index_select(0, picked)
 
 
 def take_last(values):

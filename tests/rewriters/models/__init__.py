@@ -34,6 +34,7 @@ from tests.rewriters.models import (
     loop_exits,
     loops,
     mapped_entries,
+    mixed_rows,
     nested,
     nested_appends,
     optionals,
@@ -77,6 +78,7 @@ CASES = (
     + listed_loops.CASES
     + counted_whiles.CASES
     + mapped_entries.CASES
+    + mixed_rows.CASES
     + two_breaks.CASES
     + idioms.CASES
     + truthiness.CASES
