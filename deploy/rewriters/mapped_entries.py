@@ -3,7 +3,8 @@ exporting, over tensors (or lists a converted loop filled) whose length is dynam
 when the model runs: Python would iterate that length, which fixes it to the example's or cannot be
 decided. The entries are a scan of ``f`` over the rows instead, the rows of a StackedList; ``zip``
 stops at the shortest source, as Python's does. A length torch cannot prove nonzero is scanned with
-one zero row more, dropped after (torch's scan refuses an empty scan). Eagerly, and where the scan
+one row more, dropped after (torch's scan refuses an empty scan): the last row again, or a zero row
+where there is none (``f`` must be computable on it: ``c[:-k] * c[k:]`` at ``k = 0`` is not). Eagerly, and where the scan
 fails (``f`` gives no tensor, or reads a Python value), Python's comprehension.
 """
 
@@ -43,8 +44,10 @@ def _scanned(fn, rows: list) -> torch.Tensor | None:
         count = torch.sym_min(count, other.shape[0])
     rows = [r if r.shape[0] is count else r.narrow(0, 0, count) for r in rows]
     padded = not statically_known_true(count >= 1)
-    if padded:
-        rows = [torch.cat([r, r.new_zeros((1, *r.shape[1:]))]) for r in rows]
+    if padded:  # the last row again (any row's entry must be computable: `c[:-k]` at k = 0 is not)
+        last = as_tensor_value(count).reshape(()).to(torch.int64).sub(1).clamp(min=0)
+        positions = torch.arange(count + 1, dtype=torch.int64).clamp(max=last)
+        rows = [torch.cat([r, r.new_zeros((1, *r.shape[1:]))]).index_select(0, positions) for r in rows]
 
     def combine(carry, *entries):
         value = as_tensor_value(fn(*entries))

@@ -156,8 +156,8 @@ class _CallRewriter(ast.NodeTransformer):
             return ast.copy_location(ast.Call(rt("repeated"), [make, count], []), node)
         cast = entry_cast(node)
         kept = kept_entries(node)
-        mapped = mapped_sources(node) if cast is None else None
         self.generic_visit(node)
+        mapped = mapped_sources(node) if cast is None else None  # (its sources converted: range_)
         if kept:
             # `[t for t in thresholds if t > 0]`: which values pass is known only when the model
             # runs (kept_rows.py)

@@ -3,6 +3,7 @@ model runs (list_builtins.mapped_entries: a scan of ``f`` over the rows):
 
 - the readings of the prefix a loop accepted, projected one by one and pooled;
 - every row of a dynamic batch through a small cell, summed;
+- the autocorrelation of a signal at every lag in ``range(1, n // 2)`` (a range of a dynamic size);
 - the intervals between beats a loop detected, ``zip(beats[:-1], beats[1:])``, after an early return
   when fewer than two were found.
 """
@@ -43,6 +44,17 @@ class RowCells(nn.Module):
 
     def forward(self, x):
         return torch.stack([torch.tanh(self.cell(row)) * row.sum() for row in x]).sum(dim=0)
+
+
+class LagCorrelations(nn.Module):
+    """The mean product of the centred signal with itself shifted by each lag up to half its length;
+    the first lag where it turns negative."""
+
+    def forward(self, x):
+        c = x - x.mean()
+        n = x.shape[0]
+        acf = torch.stack([(c[:-k] * c[k:]).mean() for k in range(1, n // 2)])
+        return acf, (acf < 0).int().argmax()
 
 
 class BeatIntervals(nn.Module):
@@ -104,5 +116,12 @@ CASES = [
         ],
         ({0: torch.export.Dim("n", min=3, max=64)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "comprehension_over_a_range_of_a_dynamic_size",
+        seeded(LagCorrelations),
+        (torch.sin(torch.arange(24.0) / 2.0),),
+        [(torch.sin(torch.arange(8.0)),), (torch.cos(torch.arange(61.0) / 5.0),)],
+        ({0: torch.export.Dim("n", min=8, max=64)},),
     ),
 ]
