@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import torch
 
-from deploy.rewriters.values import as_tensor_value, is_sym_int, is_tracing
+from deploy.rewriters.values import as_tensor_value, check_size, is_sym_int, is_tracing
 
 
 class RunTimeSlice:
@@ -62,7 +62,7 @@ def sliced(x: torch.Tensor, entries: tuple) -> torch.Tensor:
         first = start.item()
         count = (stop - start).clamp(min=0).item()
         torch._check(first >= 0)
-        torch._check_is_size(count)  # (a size also in a probe, where torch._check is suppressed)
+        check_size(count)  # (a size also in a probe, where torch._check is suppressed)
         torch._check(first + count <= size)
         # the positions read, not a narrow: a slice sizes its result Min(size, first + count), which
         # the runtime checks of a graph loop's body cannot evaluate; clamped into the tensor, as a

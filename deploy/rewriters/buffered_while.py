@@ -29,7 +29,7 @@ from deploy.rewriters import sites
 from deploy.rewriters.loop_common import carry, python_while
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.shrinking_loop import graph_while
-from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, is_symbolic
+from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, check_size, is_symbolic
 
 
 def _probe_appended(body_fn, carried: tuple) -> list[torch.Tensor]:
@@ -119,7 +119,7 @@ def _count_then_fill(cond_fn, body_fn, args: tuple, lists: tuple, site_id: int, 
     zero = torch.zeros((), dtype=torch.int64)
     counted = graph_while(count_cond, count_body, (zero, *fresh_copies(carried)))
     total = counted[0].item()
-    torch._check_is_size(total)
+    check_size(total)
     buffers = [torch.zeros((total, *e.shape), dtype=e.dtype) for e in examples]
     limit = counted[0].clone()  # carried: a loop's cond cannot close over an unbacked size
 

@@ -37,7 +37,7 @@ from deploy.rewriters.row_lists import (
     unflatten,
 )
 from deploy.rewriters.sites import get_site
-from deploy.rewriters.values import is_row_list, is_symbolic, is_tracing
+from deploy.rewriters.values import check_size, is_row_list, is_symbolic, is_tracing
 
 
 def rows_while(while_stmt, cond_fn, body_fn, args: tuple, names: tuple, site_id: int, lists: tuple):
@@ -141,7 +141,7 @@ def counted_then_filled(graph_for, start, stop, step, body_fn, args, names, site
     room = {}
     for i in positions:
         total = (counted[i].count.reshape(()) - len(args[i])).item()
-        torch._check_is_size(total)
+        check_size(total)
         room[i] = total
     values, lists = run(room)
     return after_loop(values, names), lists
@@ -199,7 +199,7 @@ def counted_while_rows(while_fn, cond_fn, body_fn, args, names, site_id):
     for i in positions:
         if isinstance(counted[i], RowList):
             total = (counted[i].count.reshape(()) - len(args[i])).item()
-            torch._check_is_size(total)
+            check_size(total)
             # one row more: a buffer with no rows has no row for the appends of a branch computed
             # but not taken (a select) to land on
             rooms[names[i]] = total + 1

@@ -24,7 +24,7 @@ import torch
 from torch.utils import _pytree as pytree
 
 from deploy.rewriters import sites
-from deploy.rewriters.values import StackedList
+from deploy.rewriters.values import StackedList, check_size
 
 _RECORDING: list[dict] = []  # while probing: {list name: (row shape, dtype, append sites seen)}
 
@@ -40,7 +40,7 @@ class RowList(NamedTuple):
     def rows(self) -> torch.Tensor:
         """The first ``count`` rows (an unbacked size while tracing)."""
         n = self.count.reshape(()).item()
-        torch._check_is_size(n)  # a size also in a probe, where guards (and torch._check's) are suppressed
+        check_size(n)  # a size also in a probe, where guards (and torch._check's) are suppressed
         torch._check(n <= self.buffer.shape[0])
         return self.buffer.narrow(0, 0, n)  # (a slice would size it Min(capacity, n))
 
@@ -171,13 +171,21 @@ def recording():
 
 
 def lists_as_rows(
-    args: tuple, names: tuple[str, ...], trips, probe, static: dict, rooms: dict | None = None
+    args: tuple,
+    names: tuple[str, ...],
+    trips,
+    probe,
+    static: dict,
+    rooms: dict | None = None,
+    shapes: dict | None = None,
 ) -> tuple | None:
     """The loop variables with each Python list (of tensors) made a RowList with room for ``trips``
     iterations; ``probe(values)`` traces one iteration (for empty lists' row shapes), None inside a
     body dynamo traces (no probe there: the rows already in the list give the shape). ``static``:
-    the appends the loop body holds per list (Site.row_appends). None when no variable is a list,
-    or a list's rows cannot be made one tensor."""
+    the appends the loop body holds per list (Site.row_appends). ``shapes`` (Site.row_shapes): the
+    static row shapes a probe found, which an empty list inside dynamo (a loop nested in another's
+    body, probed at the top level first) takes. None when no variable is a list, or a list's rows
+    cannot be made one tensor."""
     positions = [i for i, v in enumerate(args) if isinstance(v, list)]
     if not positions:
         return None
@@ -186,10 +194,14 @@ def lists_as_rows(
     record = {}
     if probe is None:
         for i in positions:
-            if not args[i] or static.get(names[i], (None,))[0] is None:
+            if static.get(names[i], (None,))[0] is None:
                 return None
-            first = as_row(args[i][0])
-            record[names[i]] = (tuple(first.shape), first.dtype, 0)
+            if not args[i] and names[i] not in (shapes or {}):
+                return None
+            shape, dtype = (
+                (tuple(as_row(args[i][0]).shape), as_row(args[i][0]).dtype) if args[i] else shapes[names[i]]
+            )
+            record[names[i]] = (shape, dtype, 0)
     else:
         with recording() as record:
             try:
@@ -203,6 +215,8 @@ def lists_as_rows(
             record = probed_rows(args, names, positions, probe, record, static)
             if record is None:
                 return None  # the loop reports its own error
+        if shapes is not None:
+            shapes.update({n: (shape, dtype) for n, (shape, dtype, _) in record.items() if _static(shape)})
     out = list(args)
     for i in positions:
         name, existing = names[i], args[i]
@@ -220,6 +234,10 @@ def lists_as_rows(
             buffer = torch.cat([torch.stack(rows).to(dtype), buffer[len(rows) :]])
         out[i] = RowList(buffer, torch.full((), len(rows), dtype=torch.int64))
     return tuple(out)
+
+
+def _static(shape: tuple) -> bool:
+    return all(isinstance(d, int) and not isinstance(d, torch.SymInt) for d in shape)
 
 
 def rows_carried(while_fn, cond_fn, body_fn, args, names, site_id):
@@ -299,7 +317,8 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
                 return body_fn(as_tensor_value(start), *fresh_copies(values))[0]
 
         dynamo = torch.compiler.is_dynamo_compiling()  # a loop nested in a traced body: no probe
-        converted = lists_as_rows(args, names, trips, None if dynamo else probe, static)
+        shapes = sites.get_site(site_id).row_shapes
+        converted = lists_as_rows(args, names, trips, None if dynamo else probe, static, None, shapes)
         if converted is None and not dynamo and not accumulators:
             # lists a nested `while` appends to, any number of rows per iteration (counted_rows.py)
             from deploy.rewriters.counted_rows import counted_then_filled

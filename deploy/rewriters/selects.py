@@ -17,6 +17,7 @@ from deploy.rewriters.size_facts import equal_at_run_time, involves_unbacked, wi
 from deploy.rewriters.values import (
     NONE_CODE,
     UNDEFINED_CODE,
+    StackedList,
     Undefined,
     as_predicate,
     as_tensor_value,
@@ -56,7 +57,7 @@ def _where(pred: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor
 def select(pred: torch.Tensor, then_fn, else_fn):
     """Both branches computed, outputs picked by torch.where; None when the outputs do not line up."""
     # at the top level, each branch's loops run only on the path taken (branch_guards.py)
-    then_out, else_out = both_branches(pred, then_fn, else_fn)
+    then_out, else_out = _as_rows_beside_lists(*both_branches(pred, then_fn, else_fn))
     then_leaves, then_spec = pytree.tree_flatten(then_out)
     else_leaves, else_spec = pytree.tree_flatten(else_out)
     if then_spec != else_spec:
@@ -82,6 +83,35 @@ def select(pred: torch.Tensor, then_fn, else_fn):
         else:
             return None
     return pytree.tree_unflatten(picked, then_spec)
+
+
+def _as_rows_beside_lists(then_out: object, else_out: object) -> tuple[object, object]:
+    """Outputs where one path leaves a list a loop filled (a StackedList) and the other a Python list
+    of ``k`` numbers (``if len(found) == 7: ladder = found``, else 7 defaults): both as ``k`` rows,
+    the loop's first ``k`` (a zero row past its end, on the path not taken)."""
+    if not (isinstance(then_out, tuple) and isinstance(else_out, tuple) and len(then_out) == len(else_out)):
+        return then_out, else_out
+    pairs = [
+        _rows_beside(a, b) if isinstance(a, StackedList) else _rows_beside(b, a)[::-1]
+        for a, b in zip(then_out, else_out)
+    ]
+    return tuple(a for a, _ in pairs), tuple(b for _, b in pairs)
+
+
+def _rows_beside(rows: object, values: object) -> tuple[object, object]:
+    numbers = isinstance(values, (list, tuple)) and values and not isinstance(values, StackedList)
+    if not (isinstance(rows, StackedList) and numbers):
+        return rows, values
+    if not all(_number(v) or (isinstance(v, torch.Tensor) and v.dim() == 0) for v in values):
+        return rows, values
+    listed = torch.stack([as_tensor_value(v) for v in values])
+    stacked = rows.stacked_with_prefix()
+    if stacked.dim() != 1:
+        return rows, values
+    padded = torch.cat([stacked, stacked.new_zeros(1)])
+    positions = torch.arange(len(values)).clamp(max=as_tensor_value(stacked.shape[0]))
+    dtype = torch.promote_types(stacked.dtype, listed.dtype)
+    return padded.index_select(0, positions).to(dtype), listed.to(dtype)
 
 
 def _surely_equal(a: object, b: object) -> bool:

@@ -36,7 +36,7 @@ from deploy.rewriters.lifted_symbols import lifted_symbols_made
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.placeholder_names import distinct_placeholder_names
 from deploy.rewriters.size_facts import define_choice, guards_recorded, suppressed_guards
-from deploy.rewriters.values import as_predicate, is_sym_int
+from deploy.rewriters.values import as_predicate, check_size, is_sym_int
 
 
 @dataclass
@@ -201,7 +201,7 @@ def shape_cond(pred: torch.Tensor, then_fn, else_fn, encode, decode, resizing: R
                 size = reported[k].item()
                 if torch.compiler.is_dynamo_compiling():
                     a, b = resizing.sizes[(i, d)]
-                    torch._check_is_size(size)
+                    check_size(size)
                     torch._check(size >= torch.sym_min(a, b))
                     torch._check(size <= torch.sym_max(a, b))
                 else:  # (dynamo would specialise the sizes _unify keys its table by)

@@ -6,7 +6,7 @@ converted loop leaves behind, and the tests that decide per call whether a value
 from __future__ import annotations
 
 import torch
-from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, has_static_value
+from torch.fx.experimental.symbolic_shapes import _advise_is_size, free_unbacked_symbols, has_static_value
 
 from deploy.rewriters.mixed_rows import made_rows
 
@@ -63,6 +63,16 @@ def is_symbolic(value: object) -> bool:
     if isinstance(value, (torch.Tensor, torch.SymFloat)):
         return True
     return is_sym_int(value) or is_sym_bool(value)
+
+
+def check_size(n: object) -> None:
+    """``torch._check_is_size(n)``, outside dynamo without its deprecation warning (torch 2.13), which
+    an export would print once per call site; inside dynamo, which traces that call itself."""
+    if torch.compiler.is_dynamo_compiling():
+        torch._check_is_size(n)
+        return
+    torch._check(n >= 0)
+    _advise_is_size(n)
 
 
 def as_predicate(value: object) -> object:

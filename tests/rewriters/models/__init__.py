@@ -18,6 +18,7 @@ from tests.rewriters.models import (
     extra,
     filled_lists,
     flag_lists,
+    found_or_defaults,
     helper_returns,
     idioms,
     in_place,
@@ -79,6 +80,7 @@ CASES = (
     + counted_whiles.CASES
     + mapped_entries.CASES
     + mixed_rows.CASES
+    + found_or_defaults.CASES
     + two_breaks.CASES
     + idioms.CASES
     + truthiness.CASES
