@@ -142,7 +142,7 @@ def _symbolic_scalar_operands(program: Any) -> None:
 def _float_clamp_bounds(program: Any) -> None:
     """``y.clamp(0, 64.0)`` of a float tensor: one int and one float bound, for which torch.onnx finds
     no overload ("Cannot find a compatible OpOverload for aten.clamp"); both bounds as floats compute
-    the same."""
+    the same. A symbolic-size bound: see ``_tensor_bounds``."""
     import torch
 
     clamp = torch.ops.aten.clamp.default
@@ -156,14 +156,36 @@ def _float_clamp_bounds(program: Any) -> None:
             ):
                 continue
             value = node.args[0].meta.get("val")
-            if not (isinstance(value, torch.Tensor) and value.dtype.is_floating_point):
+            if not isinstance(value, torch.Tensor):
                 continue
             bounds = list(node.args[1:]) + [node.kwargs.get(k) for k in ("min", "max") if k in node.kwargs]
-            if any(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+            if any(isinstance(b, torch.fx.Node) for b in bounds):
+                _tensor_bounds(graph, node, value.dtype)
+                module.recompile()
+            elif value.dtype.is_floating_point and any(
+                isinstance(b, int) and not isinstance(b, bool) for b in bounds
+            ):
                 as_float = lambda b: float(b) if isinstance(b, int) and not isinstance(b, bool) else b  # noqa: E731
                 node.args = (node.args[0], *map(as_float, node.args[1:]))
                 node.kwargs = {k: as_float(v) for k, v in node.kwargs.items()}
                 module.recompile()
+
+
+def _tensor_bounds(graph: Any, node: Any, dtype: Any) -> None:
+    """``leftover.clamp(min=0, max=demand.shape[0])``: a bound that is a symbolic size has no overload
+    torch.onnx finds either; the Tensor overload with the bounds as 0-d tensors computes the same."""
+    import torch
+
+    aten = torch.ops.aten
+    low = node.args[1] if len(node.args) > 1 else node.kwargs.get("min")
+    high = node.args[2] if len(node.args) > 2 else node.kwargs.get("max")
+    with graph.inserting_before(node):
+        low, high = (
+            None if b is None else graph.call_function(aten.scalar_tensor.default, (b,), {"dtype": dtype})
+            for b in (low, high)
+        )
+    node.target = aten.clamp.Tensor
+    node.args, node.kwargs = (node.args[0], low, high), {}
 
 
 def _distinct_graph_op_operands(program: Any) -> None:

@@ -98,6 +98,24 @@ def test_clamp_with_an_int_and_a_float_bound_translates():
         np.testing.assert_allclose(got, Clip()(x).numpy())
 
 
+def test_clamp_with_a_symbolic_size_bound_translates():
+    """``leftover.clamp(min=0, max=demand.shape[0])``: a bound that is a dynamic size has no overload
+    torch.onnx finds; the Tensor overload with the bounds as 0-d tensors computes the same."""
+
+    class Capped(torch.nn.Module):
+        def forward(self, leftover, demand):
+            return leftover.clamp(min=0, max=demand.shape[0]) * 2, demand.clamp(max=demand.shape[0] - 2)
+
+    dynamic = (None, {0: Dim("n", min=2, max=40)})
+    program = torch.export.export(Capped(), (torch.tensor(3.0), torch.randn(5)), dynamic_shapes=dynamic)
+    session = _session(program)
+    for value, n in ((3.0, 5), (9.0, 4), (-2.0, 7)):
+        inputs = (torch.tensor(value), torch.arange(float(n)))
+        got = session.run(None, {i.name: x.numpy() for i, x in zip(session.get_inputs(), inputs)})
+        for a, b in zip(got, Capped()(*inputs)):
+            np.testing.assert_allclose(a, b.numpy())
+
+
 def test_cross_entropy_per_token_over_a_dynamic_batch_translates():
     """``F.cross_entropy(..., reduction="none")`` over dynamic sizes: torch.onnx's decomposition gave
     a one-element loss ("shape '[s52, s27 - 1]' is invalid for input of size 1"); the gather form
