@@ -129,6 +129,7 @@ def pick(container: object, index: object, site_id: int) -> object:
     if not any(callable(item) for item in container):
         row = read_at(container, index)  # `self.up[level]` of numbers: one table (run_time_positions)
         if row is not None:
+            sites.mark_emitted(site_id, "index->select")
             return row
     choice = Choice(container, index, site_id)
     if all(isinstance(item, torch.Tensor) for item in choice.items):
