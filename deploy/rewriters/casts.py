@@ -38,6 +38,11 @@ def int_(value: object = 0, *base) -> object:
     if not base and is_symbolic(value):
         if isinstance(value, torch.SymFloat):  # `int(lo * n)` of a dynamic size: truncated, symbolic
             return torch.sym_int(value)
+        if isinstance(value, torch.Tensor) and value.dtype.is_floating_point:
+            # NaN or an infinity (a branch computed but not taken divided by zero) as 0: eagerly
+            # int() raises on them, so no path eager takes has one; cast, they would be a huge
+            # negative count (a buffer of negative size in onnxruntime)
+            value = torch.where(value.abs() <= 9.2e18, value, torch.zeros_like(value))
         return value.to(torch.int64) if isinstance(value, torch.Tensor) else value
     return int(value, *base)
 
