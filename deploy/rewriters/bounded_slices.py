@@ -51,8 +51,9 @@ def is_scalar_index(value: object) -> bool:
     )
 
 
-def sliced(x: torch.Tensor, entries: tuple) -> torch.Tensor:
-    """``x[entries]`` for slices with run-time bounds (see module docstring)."""
+def sliced(x: torch.Tensor, entries: tuple, most: int | None = None) -> torch.Tensor:
+    """``x[entries]`` for slices with run-time bounds (see module docstring); ``most``: the most
+    entries a slice can have (a window ``x[t : t + k]``: ``k``), which torch is told."""
     for dim, entry in enumerate(entries):
         if isinstance(entry, slice) and entry == slice(None):
             continue
@@ -63,6 +64,8 @@ def sliced(x: torch.Tensor, entries: tuple) -> torch.Tensor:
         count = (stop - start).clamp(min=0).item()
         torch._check(first >= 0)
         check_size(count)  # (a size also in a probe, where torch._check is suppressed)
+        if most is not None:  # (`x[t : t + 1].expand(2)`: torch may not take a window of 1 for one of 2)
+            torch._check(count <= most)
         torch._check(first + count <= size)
         # the positions read, not a narrow: a slice sizes its result Min(size, first + count), which
         # the runtime checks of a graph loop's body cannot evaluate; clamped into the tensor, as a

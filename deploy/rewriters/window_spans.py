@@ -81,7 +81,7 @@ def read_window(x: torch.Tensor, dim: int, entry: Span) -> torch.Tensor:
     """``x`` along ``dim`` at the window ``entry``."""
     if not static_spans_now():
         entries = (slice(None),) * dim + (RunTimeSlice(entry.start, entry.start + entry.length),)
-        return sliced(x, entries)
+        return sliced(x, entries, entry.length)
     start = as_tensor_value(entry.start).reshape(1).to(torch.int64)
     positions = start + torch.arange(entry.length, dtype=torch.int64)
     size = x.shape[dim]
