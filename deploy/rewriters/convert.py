@@ -171,7 +171,8 @@ def _convert_callees(fn: types.FunctionType, ctx: Context) -> bool:
 
 def resolve_callee(fn: types.FunctionType, callee: ast.expr) -> object:
     """The function a call target in ``fn`` names: a global, or a method of ``self``'s class (its
-    function), or what ``super().name`` finds; None when it cannot be told from the source."""
+    function), or what ``super().name`` finds, or the class of a submodule ``self.name`` (as
+    ``note_submodules`` saw it); None when it cannot be told from the source."""
     owner = _owner_class(fn)
     if isinstance(callee, ast.Name):
         return fn.__globals__.get(callee.id)
@@ -179,8 +180,23 @@ def resolve_callee(fn: types.FunctionType, callee: ast.expr) -> object:
         return _inherited(owner, callee.attr)  # super().forward(x)
     if isinstance(callee, ast.Attribute) and owner is not None:
         target = inspect.getattr_static(owner, callee.attr, None)
+        if target is None and isinstance(callee.value, ast.Name) and callee.value.id == "self":
+            return _SUBMODULES.get((owner, callee.attr))  # `self.sub(...)`: the submodule's class
         return getattr(target, "__func__", target)
     return None
+
+
+_SUBMODULES: dict[tuple[type, str], type | None] = {}  # (owner class, attribute) -> its one module class
+
+
+def note_submodules(root: object) -> None:
+    """Records, for ``self.<attr>(...)`` calls, the class of each submodule attribute in ``root``'s
+    tree (None where instances of one class hold different classes there)."""
+    for module in root.modules():
+        for attr, child in module._modules.items():
+            if child is not None:
+                key, kind = (type(module), attr), type(child)
+                _SUBMODULES[key] = kind if _SUBMODULES.get(key, kind) is kind else None
 
 
 def _inherited(owner: type, name: str) -> object:

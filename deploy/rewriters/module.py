@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import torch
 
 from deploy.rewriters import sites
-from deploy.rewriters.convert import convert_function, is_user_function, sites_of
+from deploy.rewriters.convert import convert_function, is_user_function, note_submodules, sites_of
 from deploy.rewriters.recurrent import wrap_recurrent
 from deploy.rewriters.sites import Rewrite
 from deploy.rewriters.trace_state import reset_trace_state
@@ -88,6 +88,7 @@ def rewrite_module(
     reset_trace_state()  # and from the flags an abandoned trace of an earlier export may have left set
     clone = _structural_copy(module, {})
     wrap_recurrent(clone)  # nn.GRU/LSTM/RNN: scans over time (recurrent.py)
+    note_submodules(clone)  # `self.sub(cash, balances)` storing into balances (argument_updates.py)
     site_ids: list[int] = []
     for submodule in clone.modules():
         for method in _other_methods(type(submodule)):

@@ -1,6 +1,6 @@
 """The namespace generated code calls as ``_deploy_rt``: every runtime operator in one place."""
 
-from deploy.rewriters.argument_updates import updated_arguments
+from deploy.rewriters.argument_updates import returned_and_updated, updated_arguments
 from deploy.rewriters.bounded_slices import slice_of
 from deploy.rewriters.calls import call, call_method
 from deploy.rewriters.casts import (
@@ -146,5 +146,6 @@ __all__ = [
     "unchunk",
     "unfold",
     "updated_arguments",
+    "returned_and_updated",
     "while_stmt",
 ]

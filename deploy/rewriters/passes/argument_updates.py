@@ -5,19 +5,27 @@ values the helper leaves in them (argument_updates.py):
     cast_ray(grid, visible, r0, c0, 0, c)   ->   visible, = _deploy_rt.updated_arguments(
                                                      cast_ray, ('visible',), grid, visible, r0, c0, 0, c)
 
-so a converted loop or branch around the call carries ``visible``. Only positional arguments that are
+so a converted loop or branch around the call carries ``visible``. An assigned call keeps its value:
+``cash = self.pay(cash, balances)`` -> ``cash, balances = _deploy_rt.returned_and_updated(self.pay,
+('balances',), cash, balances)``. Only positional arguments that are
 plain names, no keywords or ``*args``, each name passed once; the helper is converted for it now.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
+
+import torch
 
 from deploy.rewriters.passes.base import Context, Pass, call, constant, map_blocks, name, rt
 
 
 def _rebind(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
-    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+    assigned = isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+    if not (isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Call)) or not (
+        isinstance(stmt, ast.Expr) or assigned
+    ):
         return None
     node = stmt.value
     if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
@@ -26,10 +34,13 @@ def _rebind(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
     from deploy.rewriters.convert import is_user_function
 
     target = ctx.resolve(node.func) if ctx.resolve is not None else None
+    module = isinstance(target, type) and issubclass(target, torch.nn.Module)  # `self.sub(...)`: its forward
+    if module:
+        target = inspect.unwrap(getattr(target, "forward", None))
     if not is_user_function(target):
         return None
     names = list(target.__code__.co_varnames[: target.__code__.co_argcount])
-    if isinstance(node.func, ast.Attribute):  # `self.helper(...)`: the first parameter is `self`
+    if module or isinstance(node.func, ast.Attribute):  # `self.helper(...)`: the first parameter is `self`
         names = names[1:]
     stored = stored_parameters(target)
     pairs = [
@@ -41,15 +52,15 @@ def _rebind(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
     if not pairs or any(passed.count(caller) > 1 for caller, _ in pairs):
         return None
     params = tuple(p for _, p in pairs)
-    try:
-        updating_variant(target, params)  # ahead of tracing: no conversion runs while torch traces
+    try:  # ahead of tracing: no conversion runs while torch traces
+        updating_variant(target, params, assigned)
     except Exception:  # a helper the converter cannot read or convert stays a plain call
         return None
     ctx.rewrote = True
-    updated = call(
-        rt("updated_arguments"), node.func, ast.Tuple([constant(p) for p in params], ast.Load()), *node.args
-    )
-    targets = ast.Tuple([name(caller, True) for caller, _ in pairs], ast.Store())
+    runner = rt("returned_and_updated" if assigned else "updated_arguments")
+    updated = call(runner, node.func, ast.Tuple([constant(p) for p in params], ast.Load()), *node.args)
+    rebound: list[ast.expr] = [name(caller, True) for caller, _ in pairs]
+    targets = ast.Tuple([stmt.targets[0], *rebound] if assigned else rebound, ast.Store())
     return [ast.fix_missing_locations(ast.copy_location(ast.Assign([targets], updated), stmt))]
 
 

@@ -2,7 +2,8 @@
 called from a loop's branches and once after it: its body is inlined (passes/inline_helpers.py).
 A helper that stores into a tensor its caller passed (``visible[r, c] = 1.0``), with a `while` of
 its own and a `return` inside it, called as a statement in a loop over a dynamic size: the caller
-sees the stores (passes/argument_updates.py)."""
+sees the stores (passes/argument_updates.py). The same for a method and a submodule's forward whose
+value is assigned (``cash = self.pay(cash, bins)``), storing into a list the caller passed."""
 
 import torch
 from torch import nn
@@ -60,6 +61,49 @@ class Segmenter(nn.Module):
         return torch.stack(runs)
 
 
+class FeeCollector(nn.Module):
+    """Takes each fee from the cash in turn, recording what is still owed (stores into ``owed``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("fees", torch.tensor([0.5, 1.5]))
+
+    def forward(self, cash, owed):
+        for k in range(len(owed)):
+            taken = torch.minimum(cash, self.fees[k] + owed[k])
+            owed[k] = self.fees[k] + owed[k] - taken
+            cash = cash - taken
+        return cash
+
+
+class BinFiller(nn.Module):
+    """Each arrival pays fees, then fills bins in order until its cash runs out."""
+
+    def __init__(self):
+        super().__init__()
+        self.fees = FeeCollector()
+
+    def fill(self, cash, bins):
+        for k in range(len(bins)):
+            put = torch.minimum(cash, 4.0 - bins[k])
+            bins[k] = bins[k] + put
+            cash = cash - put
+            if cash <= 0:
+                break
+        return cash
+
+    def forward(self, arrivals):
+        bins = [torch.tensor(0.0), torch.tensor(1.0)]
+        owed = [torch.tensor(0.0), torch.tensor(0.0)]
+        left = []
+        for t in range(arrivals.shape[0]):
+            cash = self.fees(arrivals[t], owed)
+            if cash > 0:
+                cash = self.fill(cash, bins)
+            left.append(cash)
+        return torch.stack(left), torch.stack(bins), torch.stack(owed)
+
+
 def _grid(rows, walls):
     g = torch.zeros(rows, len(walls))
     for c, r in enumerate(walls):
@@ -89,5 +133,13 @@ CASES = [
         ],
         ({0: torch.export.Dim("n", min=2, max=32)},),
         constructs=("for->scan", "if->cond"),
+    ),
+    Case(
+        "a_method_and_a_submodule_storing_into_lists_their_assigned_caller_passed",
+        seeded(BinFiller),
+        (torch.tensor([2.0, 4.0, 1.0, 3.0]),),
+        [(torch.tensor([9.0, -1.0]),), (torch.tensor([0.5, 1.0, 6.0, 0.2, 3.0, 1.0, 1.0, 1.0, 9.0]),)],
+        ({0: torch.export.Dim("n", min=2, max=16)},),
+        constructs=("for->scan",),
     ),
 ]
