@@ -22,7 +22,7 @@ from deploy.rewriters.casts import tensor
 from deploy.rewriters.mappings import lookup, run_time_key
 from deploy.rewriters.run_time_positions import read_at, run_time_position, stored_at
 from deploy.rewriters.trace_state import in_loop_body_now, selects_in_body_now
-from deploy.rewriters.values import StackedList, as_tensor_value, is_sym_int, is_tracing
+from deploy.rewriters.values import StackedList, as_tensor_value, is_row_list, is_sym_int, is_tracing
 from deploy.rewriters.window_spans import Span, read_window
 
 _ELLIPSIS = type(Ellipsis)
@@ -43,6 +43,12 @@ def _plain(index: object) -> object:
 
 def getitem(obj: object, index: object) -> object:
     """``obj[index]`` where the index may hold a converted loop's 0-d tensor counter."""
+    if is_row_list(obj):  # `known[i]` in a helper the list was passed to (row_lists.RowList)
+        return (
+            StackedList([], obj.rows()[_plain(index)])
+            if isinstance(index, (slice, RunTimeSlice))
+            else obj.at(index)
+        )
     if isinstance(obj, StackedList) and is_tracing():
         if isinstance(index, (slice, RunTimeSlice)):  # ``xs[1:j]``: still a list (its own slicing)
             return obj[_plain(index)]

@@ -123,6 +123,12 @@ def _truth_names(func: ast.FunctionDef) -> frozenset[str]:
     return frozenset(truths - others)
 
 
+def _and_of_a_truth(node: ast.expr) -> bool:
+    """``a and t``, ``t`` a truth value (``known[i] and bool(values[i] == 0)``): a falsy ``a`` or ``t``,
+    so its truth value is numerically its value (False is 0) whatever ``a`` is."""
+    return isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) and _truth_value(node.values[-1])
+
+
 def _truth_of(node: ast.expr) -> bool:
     """``bool(x)`` (``_deploy_rt.bool_(x)`` once calls are converted), one argument."""
     if not isinstance(node, ast.Call) or node.keywords or len(node.args) != 1:
@@ -187,6 +193,7 @@ class _TestFinder(ast.NodeTransformer):
                 )
             )
             or _boolean_bool_op(node.value)
+            or _and_of_a_truth(node.value)
             or _negation(node.value)
         ):
             # `refer = (grade >= 2) or bool(p > 5)`: an and/or of truth values is one either way,
@@ -200,8 +207,10 @@ class _TestFinder(ast.NodeTransformer):
     def visit_Return(self, node: ast.Return) -> ast.AST:
         # `return gap > self.max_gap or dist > self.max_radius` in a helper a loop body calls: the
         # truth value of an and/or of tests, as an assignment's; also of names holding tests
-        # (`return chest_ok and (waist_ok or hip_ok)`)
-        if node.value is not None and (_boolean_bool_op(node.value, self.truths) or _negation(node.value)):
+        # (`return chest_ok and (waist_ok or hip_ok)`), and `return known[i] and bool(v == 0)`
+        if node.value is not None and (
+            _boolean_bool_op(node.value, self.truths) or _and_of_a_truth(node.value) or _negation(node.value)
+        ):
             node.value = _PredicateRewriter().visit(node.value)
             self.changed = True
         self.generic_visit(node)

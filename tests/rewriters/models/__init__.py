@@ -19,6 +19,7 @@ from tests.rewriters.models import (
     filled_lists,
     flag_lists,
     found_or_defaults,
+    helper_reads,
     helper_returns,
     idioms,
     in_place,
@@ -73,6 +74,7 @@ CASES = (
     + list_api.CASES
     + literals.CASES
     + helper_returns.CASES
+    + helper_reads.CASES
     + optionals.CASES
     + shrinking.CASES
     + size_choices.CASES
