@@ -8,6 +8,7 @@ would otherwise call ``.item()`` on it. Eagerly (and for Python indices) these a
 from __future__ import annotations
 
 import torch
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from deploy.rewriters.bounded_slices import (
     RunTimeSlice,
@@ -112,7 +113,16 @@ def getitem(obj: object, index: object) -> object:
         if isinstance(entry, Span):  # x[:, t : t + k] (window_spans.py)
             result = read_window(result, dim, entry)
             continue
-        position = _in_range(entry, result.shape[dim])
+        size = result.shape[dim]
+        if is_sym_int(size) and not statically_known_true(size >= 1):
+            # a size that may be 0 (`idx[i]` of a nonzero's positions, in a scan padded past its
+            # last entry): a zero entry after the last one is read where eager reads none
+            pad = list(result.shape)
+            pad[dim] = 1
+            result = torch.cat([result, result.new_zeros(pad)], dim)
+            position = torch.minimum(_non_negative(entry, size), as_tensor_value(size).reshape(1))
+        else:
+            position = _in_range(entry, size)
         result = result.index_select(dim, position).squeeze(dim)
     return result
 

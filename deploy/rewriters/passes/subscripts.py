@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.analysis import assigned_names
-from deploy.rewriters.passes.base import Context, Pass, call, constant, name, rooted_at_self, rt
+from deploy.rewriters.passes.base import RUNTIME, Context, Pass, call, constant, name, rooted_at_self, rt
 from deploy.rewriters.passes.breaks import is_range_loop
 
 
@@ -149,14 +149,9 @@ class _ComputedIndexRewriter(ast.NodeTransformer):
             listed or bounded or any(isinstance(e, _COMPUTED) for e in entries)
         ):
             return node
-        if bounded:  # `start : stop` as slice_of(start, stop): a tensor bound may not build a slice
-            entries = [
-                call(rt("slice_of"), e.lower or constant(None), e.upper or constant(None))
-                if isinstance(e, ast.Slice) and e.step is None
-                else e
-                for e in entries
-            ]
-            node.slice = ast.Tuple(entries, ast.Load()) if isinstance(node.slice, ast.Tuple) else entries[0]
+        if bounded:  # `start : stop` as slice_of(start, stop): a tensor bound may not build a slice,
+            # and `a : a + window` as span(a, window) (a window of a static length, window_spans.py)
+            node.slice = _spans(node.slice, set())
         self.by_params += any(isinstance(n, ast.Name) and n.id in self.params for n in ast.walk(node.slice))
         return ast.copy_location(call(rt("getitem"), node.value, _index_expr(node)), node)
 
@@ -296,6 +291,21 @@ class _BranchConstantIndex(ast.NodeTransformer):
     visit_Lambda = visit_FunctionDef
 
 
+def _mapped_entries(func: ast.FunctionDef) -> list[ast.Lambda]:
+    """The entry functions of comprehensions made scans: ``_deploy_rt.mapped_entries(lambda i: ...)``."""
+    return [
+        node.args[0]
+        for node in ast.walk(func)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "mapped_entries"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == RUNTIME
+        and node.args
+        and isinstance(node.args[0], ast.Lambda)
+    ]
+
+
 class LoopIndexSubscripts(Pass):
     """Loop-counter subscripts and subscript stores -> runtime getitem/setitem."""
 
@@ -315,6 +325,10 @@ class LoopIndexSubscripts(Pass):
             node.body = [rewriter.visit(stmt) for stmt in node.body]
             if isinstance(node, ast.While):  # `while i < n and x[:, i].sum() != 0`
                 node.test = rewriter.visit(node.test)
+        for entry in _mapped_entries(
+            func
+        ):  # `[idx[i] for i in range(n)]`: a scan's entry (mapped_entries.py)
+            entry.body = _LoopIndexRewriter({a.arg for a in entry.args.args}).visit(entry.body)
         for node in ast.walk(func):
             if isinstance(node, ast.If):
                 reads = _BranchConstantIndex()

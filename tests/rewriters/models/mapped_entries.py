@@ -5,7 +5,10 @@ model runs (list_builtins.mapped_entries: a scan of ``f`` over the rows):
 - every row of a dynamic batch through a small cell, summed;
 - the autocorrelation of a signal at every lag in ``range(1, n // 2)`` (a range of a dynamic size);
 - the intervals between beats a loop detected, ``zip(beats[:-1], beats[1:])``, after an early return
-  when fewer than two were found.
+  when fewer than two were found;
+- the first few positions of a nonzero (``[idx[i] for i in range(min(len(idx), 6))]``, maybe none)
+  under a branch on the input's size, each compared with the next by a helper reading windows
+  ``x[a : a + width]`` of a width the branch picked.
 """
 
 import torch
@@ -88,6 +91,38 @@ def _readings(rows: int, bad_at: int | None, seed: int) -> tuple:
     return (values,)
 
 
+class OnsetMatcher(nn.Module):
+    """Onsets (rises through 0.5) of a signal: the first few, each window after one compared with the
+    window after the next; the best match, or -1 when there are fewer than two."""
+
+    def onsets(self, x):
+        idx = torch.nonzero((x[:-1] < 0.5) & (x[1:] >= 0.5)).squeeze(1) + 1
+        n = min(int(idx.shape[0]), 6)
+        return [idx[i] for i in range(n)]
+
+    def match(self, x, a, b, width):
+        return -(x[a : a + width] - x[b : b + width]).abs().sum()
+
+    def forward(self, x):
+        width = 8 if x.shape[0] > 48 else 4
+        starts = self.onsets(x[: x.shape[0] - width])
+        if len(starts) < 2:
+            return torch.tensor(-1), torch.zeros(())
+        best, at = torch.tensor(-1e9), torch.tensor(-1)
+        for k in range(len(starts) - 1):
+            score = self.match(x, int(starts[k]), int(starts[k + 1]), width)
+            if score > best:
+                best, at = score, starts[k]
+        return at, best
+
+
+def _pulses(n, positions):
+    x = torch.zeros(n)
+    for p in positions:
+        x[p : p + 3] = torch.tensor([1.0, 0.8, 0.6])[: n - p]
+    return (x,)
+
+
 CASES = [
     Case(
         "comprehension_over_the_prefix_a_loop_accepted",
@@ -123,5 +158,12 @@ CASES = [
         (torch.sin(torch.arange(24.0) / 2.0),),
         [(torch.sin(torch.arange(8.0)),), (torch.cos(torch.arange(61.0) / 5.0),)],
         ({0: torch.export.Dim("n", min=8, max=64)},),
+    ),
+    Case(
+        "the_first_positions_of_a_nonzero_compared_by_windows_of_a_width_a_size_branch_picked",
+        seeded(OnsetMatcher),
+        _pulses(40, [3, 11, 20, 30]),
+        [_pulses(24, []), _pulses(24, [5]), _pulses(64, [2, 9, 17, 25, 33, 41, 49]), _pulses(16, [1, 6])],
+        ({0: torch.export.Dim("n", min=16, max=96)},),
     ),
 ]
