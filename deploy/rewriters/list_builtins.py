@@ -10,6 +10,7 @@ the builtin.
 from __future__ import annotations
 
 import builtins
+import types
 
 import torch
 
@@ -49,14 +50,22 @@ def all_(values):
     """``all(flags)``: of a list holding tensors (``used[c] = True`` under tensor tests, a list a
     graph loop carries entry by entry) while exporting, one tensor predicate (Python's all would ask
     each entry's truth, a data-dependent branch); Python's all otherwise."""
+    values = _listed(values)
     flags = _flags(values)
     return builtins.all(values) if flags is None else flags.all()
 
 
 def any_(values):
     """``any(flags)``, as ``all_``."""
+    values = _listed(values)
     flags = _flags(values)
     return builtins.any(values) if flags is None else flags.any()
+
+
+def _listed(values):
+    """A generator (``all(s[o] == STANCE for o in others)``) as the list of its entries while
+    exporting, all evaluated (Python's all stops at the first false one, asking each tensor's truth)."""
+    return list(values) if is_tracing() and isinstance(values, types.GeneratorType) else values
 
 
 def _flags(values) -> torch.Tensor | None:

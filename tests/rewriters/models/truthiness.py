@@ -1,6 +1,6 @@
 """The truth value of a list a converted loop filled (`torch.stack(keep) if keep else ...`,
 `if not hits:`): its length > 0, kept symbolic when the length is data-dependent; `bool(a and b)` of
-tensor tests."""
+tensor tests; ``all(state[o] == 0 for o in ...)`` over a generator of tensor tests."""
 
 import torch
 from torch import nn
@@ -93,6 +93,23 @@ class FirstFittingRow(nn.Module):
         return torch.stack(out)
 
 
+class LegLatch(nn.Module):
+    """A leg lifts (state 1) on low force only while every other leg is down; a high force puts it
+    down again."""
+
+    def forward(self, force):
+        state = [0, 0, 0, 0]
+        out = []
+        for t in range(force.shape[0]):
+            for leg in range(4):
+                if force[t, leg] < 1.0 and all(state[o] == 0 for o in range(4) if o != leg):
+                    state[leg] = 1
+                elif force[t, leg] > 2.0:
+                    state[leg] = 0
+            out.append(torch.tensor(state))
+        return torch.stack(out)
+
+
 CASES = [
     Case(
         "helper_returning_an_and_of_names_holding_tests",
@@ -127,6 +144,17 @@ CASES = [
         _x([0.5, -0.2, 0.9, 0.1]),
         [_x([-0.5, -0.2, -0.9]), _x([0.3, -0.8, 0.6, 0.2, -0.4, 0.7]), _x([-0.4, 0.7])],
         ({0: torch.export.Dim("items", min=2, max=32)},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "all_of_a_generator_of_tensor_tests_in_a_loop",
+        seeded(LegLatch),
+        (torch.tensor([[0.5, 3.0, 3.0, 3.0], [0.5, 0.5, 3.0, 3.0], [3.0, 0.5, 3.0, 3.0]]),),
+        [
+            (torch.tensor([[3.0, 3.0, 3.0, 3.0], [0.5, 0.5, 0.5, 0.5]]),),
+            (3 * torch.rand(9, 4, generator=torch.Generator().manual_seed(7)),),
+        ],
+        ({0: torch.export.Dim("t", min=2, max=16)},),
         constructs=("for->scan",),
     ),
 ]
