@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import torch
 
-from deploy.rewriters.values import StackedList, is_row_list, is_tracing
+from deploy.rewriters.logic import _bool_tensor, truth
+from deploy.rewriters.values import StackedList, is_row_list, is_symbolic, is_tracing
 
 
 class KeptRows:
@@ -41,6 +42,8 @@ class KeptRows:
 def kept_entries(values: object, keep):
     """``[t for t in values if keep(t)]`` (passes/calls.py)."""
     rows = _rows(values) if is_tracing() else None
+    if rows is None and is_tracing() and _numbers(values):
+        return _kept_numbers(list(values), keep)
     if rows is None:
         return [v for v in values if keep(v)]
     rows, count = rows
@@ -50,6 +53,24 @@ def kept_entries(values: object, keep):
     if count is not None:  # a carried list's buffer: only its first ``count`` rows are values
         flags = torch.logical_and(flags, torch.arange(rows.shape[0]) < count)
     return KeptRows(rows, flags)
+
+
+def _numbers(values: object) -> bool:
+    """``range(4)``, a list or tuple of Python ints: values Python iterates as they are."""
+    return (
+        isinstance(values, (range, list, tuple)) and len(values) > 0 and all(type(v) is int for v in values)
+    )
+
+
+def _kept_numbers(values: list[int], keep):
+    """``[l for l in range(4) if l != leg]`` with ``leg`` a tensor: each number with its test's
+    flag (KeptRows) when a test is a tensor; the numbers kept otherwise."""
+    tests = [truth(keep(v)) for v in values]
+    if not any(is_symbolic(t) for t in tests):
+        return [v for v, t in zip(values, tests) if t]
+    flags = torch.stack([_bool_tensor(t) for t in tests])
+    # (full scalars: torch.tensor inside a graph op's body would be a lifted constant, casts.tensor)
+    return KeptRows(torch.stack([torch.full((), v, dtype=torch.int64) for v in values]), flags)
 
 
 def _rows(values: object) -> tuple[torch.Tensor, torch.Tensor | None] | None:

@@ -28,6 +28,7 @@ from deploy.rewriters.choice import pick, string_key, string_returns
 from deploy.rewriters.compacted import compact
 from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.gathers import one_hot, roll, unfold
+from deploy.rewriters.generator_tests import all_of, any_of
 from deploy.rewriters.in_place import augmented, in_place_method
 from deploy.rewriters.kept_rows import kept_entries
 from deploy.rewriters.list_builtins import (
@@ -102,6 +103,8 @@ __all__ = [
     "list_repeat",
     "returned_list",
     "all_",
+    "all_of",
+    "any_of",
     "any_",
     "repeated",
     "list_reset",

@@ -27,7 +27,13 @@ import builtins
 
 from deploy.rewriters.casts import MATH, ROUNDING
 from deploy.rewriters.passes.base import Context, Pass, rooted_at_self, rt
-from deploy.rewriters.passes.comprehensions import entry_cast, kept_entries, mapped_sources, repeat_count
+from deploy.rewriters.passes.comprehensions import (
+    entry_cast,
+    generator_test,
+    kept_entries,
+    mapped_sources,
+    repeat_count,
+)
 
 _CASTS = {
     "bool": "bool_",
@@ -202,6 +208,10 @@ class _CallRewriter(ast.NodeTransformer):
             # `order = list(reversed(range(J)))` of a dynamic J: Python's range would fix J
             self.ctx.rewrote = True
             return ast.copy_location(ast.Call(rt("range_"), node.args, []), node)
+        tested = generator_test(node)
+        if tested is not None:  # `all(state[o] == 0 for o in others)`: each entry's test (generator_tests.py)
+            self.ctx.rewrote = True
+            return ast.copy_location(tested, node)
         if isinstance(func, ast.Name) and func.id in _CASTS and len(node.args) <= 1 and not node.keywords:
             # `int(idx.item()) // n` in a helper without control flow: Python's int() would guard on
             # the unbacked value (`bool`/`float` likewise force a Python value)

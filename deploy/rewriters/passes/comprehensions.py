@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 
+from deploy.rewriters.passes.base import rt
+
 
 def repeat_count(node: ast.ListComp) -> ast.expr | None:
     """``n`` of ``[value for _ in range(n)]``, a value that does not read the loop's name."""
@@ -87,3 +89,31 @@ def kept_entries(node: ast.ListComp) -> bool:
         and isinstance(node.elt, ast.Name)
         and node.elt.id == loop.target.id
     )
+
+
+def generator_test(node: ast.Call) -> ast.Call | None:
+    """``all(test for o in xs if keep)`` / ``any(...)``: one loop over a name, as
+    ``_deploy_rt.all_of(lambda o: test, xs, lambda o: keep)`` (generator_tests.py; None for no
+    ``if``), else None."""
+    func = node.func
+    if not (
+        isinstance(func, ast.Name)
+        and func.id in ("all", "any")
+        and len(node.args) == 1
+        and not node.keywords
+        and isinstance(node.args[0], ast.GeneratorExp)
+        and len(node.args[0].generators) == 1
+    ):
+        return None
+    loop = node.args[0].generators[0]
+    if loop.is_async or not isinstance(loop.target, ast.Name):
+        return None
+
+    def over_target(body: ast.expr) -> ast.Lambda:
+        return ast.Lambda(ast.arguments([], [ast.arg(loop.target.id)], None, [], [], None, []), body)
+
+    if not loop.ifs:
+        keep: ast.expr = ast.Constant(None)
+    else:
+        keep = over_target(loop.ifs[0] if len(loop.ifs) == 1 else ast.BoolOp(ast.And(), list(loop.ifs)))
+    return ast.Call(rt(f"{func.id}_of"), [over_target(node.args[0].elt), loop.iter, keep], [])

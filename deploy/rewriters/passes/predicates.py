@@ -244,6 +244,12 @@ class _TestFinder(ast.NodeTransformer):
         func = node.func
         if _is_runtime(func, "append_if") and len(node.args) == 3:  # the test of `if c: xs.append(v)`
             node.args[1] = _PredicateRewriter().visit(_list_truth_form(node.args[1]))
+        if any(_is_runtime(func, runner) for runner in ("kept_entries", "all_of", "any_of")):
+            # `[l for l in range(4) if l != leg and l != DIAGONAL[leg]]`, `all(s[o] == 0 for o in xs)`:
+            # a comprehension's `if`, and a generator's entries under all/any, are tests
+            for arg in node.args:
+                if isinstance(arg, ast.Lambda):
+                    arg.body = _PredicateRewriter().visit(arg.body)
         if _truth_of(node) and isinstance(node.args[0], (ast.BoolOp, ast.UnaryOp)):
             # `tiebreak = bool(games[0] == 6 and games[1] == 6)`: bool() takes the truth value of its
             # argument, as a test does; Python's `and` would call bool() on a tensor operand

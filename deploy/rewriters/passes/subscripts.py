@@ -291,18 +291,22 @@ class _BranchConstantIndex(ast.NodeTransformer):
     visit_Lambda = visit_FunctionDef
 
 
-def _mapped_entries(func: ast.FunctionDef) -> list[ast.Lambda]:
-    """The entry functions of comprehensions made scans: ``_deploy_rt.mapped_entries(lambda i: ...)``."""
+_ENTRY_RUNNERS = ("mapped_entries", "kept_entries", "all_of", "any_of")
+
+
+def _entry_functions(func: ast.FunctionDef) -> list[ast.Lambda]:
+    """The entry functions the passes made of comprehensions and generators:
+    ``_deploy_rt.mapped_entries(lambda i: ...)``, ``kept_entries(xs, lambda l: ...)``, ``all_of``."""
     return [
-        node.args[0]
+        arg
         for node in ast.walk(func)
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "mapped_entries"
+        and node.func.attr in _ENTRY_RUNNERS
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == RUNTIME
-        and node.args
-        and isinstance(node.args[0], ast.Lambda)
+        for arg in node.args
+        if isinstance(arg, ast.Lambda)
     ]
 
 
@@ -325,9 +329,9 @@ class LoopIndexSubscripts(Pass):
             node.body = [rewriter.visit(stmt) for stmt in node.body]
             if isinstance(node, ast.While):  # `while i < n and x[:, i].sum() != 0`
                 node.test = rewriter.visit(node.test)
-        for entry in _mapped_entries(
-            func
-        ):  # `[idx[i] for i in range(n)]`: a scan's entry (mapped_entries.py)
+        # `[idx[i] for i in range(n)]`: a scan's entry (mapped_entries.py), a comprehension's test
+        entries = _entry_functions(func)
+        for entry in entries:
             entry.body = _LoopIndexRewriter({a.arg for a in entry.args.args}).visit(entry.body)
         for node in ast.walk(func):
             if isinstance(node, ast.If):
@@ -337,6 +341,8 @@ class LoopIndexSubscripts(Pass):
         params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self"}
         computed = _ComputedIndexRewriter(params | _call_results(func))
         func.body = [computed.visit(stmt) for stmt in func.body]
+        for entry in entries:  # `DIAGONAL[leg]` in `[l for l in range(4) if l != DIAGONAL[leg]]`
+            entry.body = computed.visit(entry.body)
         if computed.by_params:  # a helper with no control flow still runs converted (its reads)
             ctx.rewrote = True
         stores = _StoreRewriter()

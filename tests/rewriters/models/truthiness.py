@@ -1,6 +1,8 @@
 """The truth value of a list a converted loop filled (`torch.stack(keep) if keep else ...`,
 `if not hits:`): its length > 0, kept symbolic when the length is data-dependent; `bool(a and b)` of
-tensor tests; ``all(state[o] == 0 for o in ...)`` over a generator of tensor tests."""
+tensor tests; ``all(state[o] == 0 for o in ...)`` over a generator of tensor tests, also over the
+numbers a comprehension keeps by a tensor test (``[l for l in range(4) if l != PAIR[leg]]`` with
+``leg`` a graph loop's counter)."""
 
 import torch
 from torch import nn
@@ -110,6 +112,34 @@ class LegLatch(nn.Module):
         return torch.stack(out)
 
 
+PAIR = {0: 3, 3: 0, 1: 2, 2: 1}
+
+
+class PairedLegLatch(nn.Module):
+    """As LegLatch, but a leg lifts while the legs outside its pair are down, and a step stops at
+    the second overloaded leg (a tensor `break`: the leg is the loop's tensor counter)."""
+
+    def others_down(self, state, leg):
+        others = [o for o in range(4) if o != leg and o != PAIR[leg]]
+        return all(state[o] == 0 for o in others)
+
+    def forward(self, force):
+        state = [0, 0, 0, 0]
+        out = []
+        for t in range(force.shape[0]):
+            heavy = 0
+            for leg in range(4):
+                if force[t, leg] < 1.0 and self.others_down(state, leg):
+                    state[leg] = 1
+                elif force[t, leg] > 2.0:
+                    state[leg] = 0
+                    heavy += 1
+                    if heavy >= 2:
+                        break
+            out.append(torch.tensor(state))
+        return torch.stack(out)
+
+
 CASES = [
     Case(
         "helper_returning_an_and_of_names_holding_tests",
@@ -153,6 +183,17 @@ CASES = [
         [
             (torch.tensor([[3.0, 3.0, 3.0, 3.0], [0.5, 0.5, 0.5, 0.5]]),),
             (3 * torch.rand(9, 4, generator=torch.Generator().manual_seed(7)),),
+        ],
+        ({0: torch.export.Dim("t", min=2, max=16)},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "all_over_the_numbers_a_comprehension_kept_by_a_tensor_test",
+        seeded(PairedLegLatch),
+        (torch.tensor([[0.5, 3.0, 3.0, 0.5], [0.5, 0.5, 3.0, 3.0], [3.0, 0.5, 0.5, 3.0]]),),
+        [
+            (torch.tensor([[3.0, 3.0, 3.0, 3.0], [0.5, 0.5, 0.5, 0.5]]),),
+            (3 * torch.rand(11, 4, generator=torch.Generator().manual_seed(3)),),
         ],
         ({0: torch.export.Dim("t", min=2, max=16)},),
         constructs=("for->scan",),
