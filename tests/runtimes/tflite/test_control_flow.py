@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import torch
+import onnx
 from onnx import TensorProto, helper
 
 from deploy.runtimes.tflite.emit import emit_tflite
@@ -369,3 +370,60 @@ def test_an_if_with_run_time_sized_outputs_stays_right_across_resizes(tmp_path, 
         expected = (kept.float() * scale).sum(0, keepdim=True) + kept[:1].float()
         actual = session.run([ids.numpy(), weights.numpy()])[0]
         np.testing.assert_allclose(actual, expected.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def _size_branch_model():
+    """``x[-1] - x[-2] if len(x) < 6 else (x[-6:] * w).sum()``: the else branch is invalid below 6."""
+    then_graph = helper.make_graph(
+        [
+            helper.make_node("Gather", ["x", "last"], ["a"]),
+            helper.make_node("Gather", ["x", "before"], ["b"]),
+            helper.make_node("Sub", ["a", "b"], ["t"]),
+        ],
+        "then",
+        [],
+        [helper.make_tensor_value_info("t", TensorProto.FLOAT, [])],
+    )
+    else_graph = helper.make_graph(
+        [
+            helper.make_node("Slice", ["x", "minus6", "end"], ["tail"]),
+            helper.make_node("Mul", ["tail", "w"], ["weighted"]),
+            helper.make_node("ReduceSum", ["weighted"], ["e"], keepdims=0),
+        ],
+        "else",
+        [],
+        [helper.make_tensor_value_info("e", TensorProto.FLOAT, [])],
+    )
+    nodes = [
+        helper.make_node("Shape", ["x"], ["shape"]),
+        helper.make_node("Gather", ["shape", "zero"], ["n"]),
+        helper.make_node("Less", ["n", "six"], ["short"]),
+        helper.make_node("If", ["short"], ["z"], then_branch=then_graph, else_branch=else_graph),
+    ]
+    constants = {
+        "zero": np.array(0, np.int64),
+        "six": np.array(6, np.int64),
+        "last": np.array(-1, np.int64),
+        "before": np.array(-2, np.int64),
+        "minus6": np.array([-6], np.int64),
+        "end": np.array([np.iinfo(np.int64).max], np.int64),
+        "w": np.linspace(1.0, 2.0, 6).astype(np.float32),
+    }
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n"])]
+    outputs = [helper.make_tensor_value_info("z", TensorProto.FLOAT, [])]
+    inits = [onnx.numpy_helper.from_array(v, k) for k, v in constants.items()]
+    graph = helper.make_graph(nodes, "size_branch", inputs, outputs, inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+
+
+def test_an_if_on_a_size_prepares_only_the_branch_it_runs(tmp_path):
+    # LiteRT's IF prepares both branches at the run's sizes: at 2 entries the else branch multiplies
+    # 2 entries by 6 weights, although only the then branch runs there (the witness, control_flow.py)
+    from tests.runtimes.tflite.helpers import reference
+
+    model = _size_branch_model()
+    session = load(emit_tflite(model, tmp_path / "s.tflite")["path"])
+    for length in (2, 5, 6, 11, 3):
+        x = RNG.standard_normal(length).astype(np.float32)
+        expected = reference(model, {"x": x})[0]
+        np.testing.assert_allclose(session.run([x])[0], expected, rtol=1e-5, atol=1e-5)

@@ -163,6 +163,10 @@ def lower_if(ctx: LoweringContext, node: ir.Node) -> list[Value]:
     # therefore always holds a dynamic tensor: a RANGE of 0 or 1 entries sized by its condition,
     # passed to each branch as one more operand, so every run takes the dynamic path.
     witness = any(shape is None or None in shape for shape, _ in outputs)
+    # LiteRT's IF prepares both branches at the inputs' sizes, and a branch on a size may be invalid
+    # at the sizes it is not taken for (`if n < 6: ... else: t * x[-6:]` with t of 6 entries, at
+    # n = 2). Ops after a dynamic tensor are prepared only when the branch runs: the witness again.
+    witness = witness or _reads_a_shape(node.inputs[0])
     if witness:
         captured = [*captured, (None, cond)]
     name = node.name or "if"
@@ -171,3 +175,19 @@ def lower_if(ctx: LoweringContext, node: ir.Node) -> list[Value]:
     options.elseSubgraphIndex = branch(ctx, else_graph, f"{name}_else", captured, dtypes, witness)
     inputs = [ctx.native(cond)] + [ctx.native(v) for _, v in captured]
     return ctx.emit_multi(OPS.IF, inputs, outputs, options=options)
+
+
+def _reads_a_shape(value: ir.Value | None, depth: int = 12) -> bool:
+    """Whether ``value`` (an If's condition) is computed from a tensor's shape (a Shape or Size
+    node among the producers within ``depth`` steps)."""
+    todo, seen = [(value, 0)], set()
+    while todo:
+        current, level = todo.pop()
+        producer = current.producer() if current is not None else None
+        if producer is None or id(producer) in seen or level > depth:
+            continue
+        seen.add(id(producer))
+        if producer.op_type in ("Shape", "Size"):
+            return True
+        todo.extend((v, level + 1) for v in producer.inputs if v is not None)
+    return False
