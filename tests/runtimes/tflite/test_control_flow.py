@@ -1,9 +1,9 @@
 """Control flow: ONNX If -> TFLite IF, Loop -> WHILE, from hand-made graphs and from torch.cond/while_loop."""
 
 import numpy as np
+import onnx
 import pytest
 import torch
-import onnx
 from onnx import TensorProto, helper
 
 from deploy.runtimes.tflite.emit import emit_tflite
