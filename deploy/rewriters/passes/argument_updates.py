@@ -23,9 +23,7 @@ from deploy.rewriters.passes.base import Context, Pass, call, constant, map_bloc
 
 def _rebind(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
     assigned = isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-    if not (isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Call)) or not (
-        isinstance(stmt, ast.Expr) or assigned
-    ):
+    if not ((isinstance(stmt, ast.Expr) or assigned) and isinstance(stmt.value, ast.Call)):
         return None
     node = stmt.value
     if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
@@ -48,6 +46,9 @@ def _rebind(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
         for i, arg in enumerate(node.args)
         if i < len(names) and isinstance(arg, ast.Name) and names[i] in stored
     ]
+    if assigned:  # `xs = self.fill(xs)`: the name takes the returned value, as Python assigns it
+        bound = {n.id for n in ast.walk(stmt.targets[0]) if isinstance(n, ast.Name)}
+        pairs = [(caller, param) for caller, param in pairs if caller not in bound]
     passed = [a.id for a in node.args if isinstance(a, ast.Name)]
     if not pairs or any(passed.count(caller) > 1 for caller, _ in pairs):
         return None

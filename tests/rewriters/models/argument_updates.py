@@ -3,7 +3,8 @@ called from a loop's branches and once after it: its body is inlined (passes/inl
 A helper that stores into a tensor its caller passed (``visible[r, c] = 1.0``), with a `while` of
 its own and a `return` inside it, called as a statement in a loop over a dynamic size: the caller
 sees the stores (passes/argument_updates.py). The same for a method and a submodule's forward whose
-value is assigned (``cash = self.pay(cash, bins)``), storing into a list the caller passed."""
+value is assigned (``cash = self.pay(cash, bins)``), storing into a list the caller passed; and one
+assigned to the list itself (``xs = self.fill(xs, v)``), where the name takes the returned value."""
 
 import torch
 from torch import nn
@@ -104,6 +105,25 @@ class BinFiller(nn.Module):
         return torch.stack(left), torch.stack(bins), torch.stack(owed)
 
 
+class RefillThenReset(nn.Module):
+    """A helper adds to each entry of the list it is given and returns a new list of zeros, which
+    the caller keeps (the entries it added to are dropped)."""
+
+    def fill(self, xs, v):
+        for k in range(len(xs)):
+            xs[k] = xs[k] + v
+        return [x * 0 + k for x in xs]
+
+    def forward(self, x):
+        xs = [torch.tensor(1.0), torch.tensor(2.0)]
+        out = []
+        for t in range(x.shape[0]):
+            if x[t] > 0:
+                xs = self.fill(xs, x[t])
+            out.append(xs[0] + xs[1] + x[t])
+        return torch.stack(out)
+
+
 def _grid(rows, walls):
     g = torch.zeros(rows, len(walls))
     for c, r in enumerate(walls):
@@ -140,6 +160,14 @@ CASES = [
         (torch.tensor([2.0, 4.0, 1.0, 3.0]),),
         [(torch.tensor([9.0, -1.0]),), (torch.tensor([0.5, 1.0, 6.0, 0.2, 3.0, 1.0, 1.0, 1.0, 9.0]),)],
         ({0: torch.export.Dim("n", min=2, max=16)},),
+        constructs=("for->scan",),
+    ),
+    Case(
+        "a_helper_storing_into_the_list_its_value_is_assigned_to",
+        seeded(RefillThenReset),
+        (torch.tensor([1.0, -1.0, 2.0]),),
+        [(torch.tensor([-1.0, 3.0, 1.0, -2.0]),), (torch.tensor([-1.0, -2.0]),)],
+        ({0: torch.export.Dim("n", min=2, max=8)},),
         constructs=("for->scan",),
     ),
 ]
