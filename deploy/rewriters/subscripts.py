@@ -21,6 +21,7 @@ from deploy.rewriters.bounded_slices import (
 from deploy.rewriters.branch_guards import in_guarded_branch
 from deploy.rewriters.casts import tensor
 from deploy.rewriters.mappings import lookup, run_time_key
+from deploy.rewriters.row_lists import list_item
 from deploy.rewriters.run_time_positions import read_at, run_time_position, stored_at
 from deploy.rewriters.trace_state import in_loop_body_now, selects_in_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_row_list, is_sym_int, is_tracing
@@ -45,11 +46,7 @@ def _plain(index: object) -> object:
 def getitem(obj: object, index: object) -> object:
     """``obj[index]`` where the index may hold a converted loop's 0-d tensor counter."""
     if is_row_list(obj):  # `known[i]` in a helper the list was passed to (row_lists.RowList)
-        return (
-            StackedList([], obj.rows()[_plain(index)])
-            if isinstance(index, (slice, RunTimeSlice))
-            else obj.at(index)
-        )
+        return list_item(obj, _plain(index))
     if isinstance(obj, StackedList) and is_tracing():
         if isinstance(index, (slice, RunTimeSlice)):  # ``xs[1:j]``: still a list (its own slicing)
             return obj[_plain(index)]
@@ -113,18 +110,22 @@ def getitem(obj: object, index: object) -> object:
         if isinstance(entry, Span):  # x[:, t : t + k] (window_spans.py)
             result = read_window(result, dim, entry)
             continue
-        size = result.shape[dim]
-        if is_sym_int(size) and not statically_known_true(size >= 1):
-            # a size that may be 0 (`idx[i]` of a nonzero's positions, in a scan padded past its
-            # last entry): a zero entry after the last one is read where eager reads none
-            pad = list(result.shape)
-            pad[dim] = 1
-            result = torch.cat([result, result.new_zeros(pad)], dim)
-            position = torch.minimum(_non_negative(entry, size), as_tensor_value(size).reshape(1))
-        else:
-            position = _in_range(entry, size)
-        result = result.index_select(dim, position).squeeze(dim)
+        result = _read_position(result, dim, entry)
     return result
+
+
+def _read_position(x: torch.Tensor, dim: int, index: torch.Tensor) -> torch.Tensor:
+    """``x`` at a 0-d ``index`` along ``dim``, clamped into range (``_in_range``); along a size that
+    may be 0 (``idx[i]`` of a nonzero's positions, in a scan padded past its last entry) a zero entry
+    appended after the last one is read where eager reads none."""
+    size = x.shape[dim]
+    if not is_sym_int(size) or statically_known_true(size >= 1):
+        return x.index_select(dim, _in_range(index, size)).squeeze(dim)
+    pad = list(x.shape)
+    pad[dim] = 1
+    padded = torch.cat([x, x.new_zeros(pad)], dim)
+    position = torch.minimum(_non_negative(index, size), as_tensor_value(size).reshape(1))
+    return padded.index_select(dim, position).squeeze(dim)
 
 
 def nonzero_read(obj: object, index: object) -> object:

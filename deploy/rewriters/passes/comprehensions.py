@@ -9,6 +9,10 @@ import ast
 
 from deploy.rewriters.passes.base import rt
 
+# the runtime calls whose lambdas are a comprehension's or generator's entries and tests
+ENTRY_RUNNERS = ("mapped_entries", "kept_entries", "all_of", "any_of")
+TEST_RUNNERS = ENTRY_RUNNERS[1:]  # (their lambdas are tests)
+
 
 def repeat_count(node: ast.ListComp) -> ast.expr | None:
     """``n`` of ``[value for _ in range(n)]``, a value that does not read the loop's name."""

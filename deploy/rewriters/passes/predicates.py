@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.passes.base import RUNTIME, Context, Pass, call, constant, rt, thunk
+from deploy.rewriters.passes.comprehensions import TEST_RUNNERS
 
 _COMPARISONS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
 
@@ -244,7 +245,7 @@ class _TestFinder(ast.NodeTransformer):
         func = node.func
         if _is_runtime(func, "append_if") and len(node.args) == 3:  # the test of `if c: xs.append(v)`
             node.args[1] = _PredicateRewriter().visit(_list_truth_form(node.args[1]))
-        if any(_is_runtime(func, runner) for runner in ("kept_entries", "all_of", "any_of")):
+        if any(_is_runtime(func, runner) for runner in TEST_RUNNERS):
             # `[l for l in range(4) if l != leg and l != DIAGONAL[leg]]`, `all(s[o] == 0 for o in xs)`:
             # a comprehension's `if`, and a generator's entries under all/any, are tests
             for arg in node.args:

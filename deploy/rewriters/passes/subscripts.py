@@ -14,6 +14,7 @@ import ast
 from deploy.rewriters.analysis import assigned_names
 from deploy.rewriters.passes.base import RUNTIME, Context, Pass, call, constant, name, rooted_at_self, rt
 from deploy.rewriters.passes.breaks import is_range_loop
+from deploy.rewriters.passes.comprehensions import ENTRY_RUNNERS
 
 
 def _index_expr(node: ast.Subscript) -> ast.expr:
@@ -291,9 +292,6 @@ class _BranchConstantIndex(ast.NodeTransformer):
     visit_Lambda = visit_FunctionDef
 
 
-_ENTRY_RUNNERS = ("mapped_entries", "kept_entries", "all_of", "any_of")
-
-
 def _entry_functions(func: ast.FunctionDef) -> list[ast.Lambda]:
     """The entry functions the passes made of comprehensions and generators:
     ``_deploy_rt.mapped_entries(lambda i: ...)``, ``kept_entries(xs, lambda l: ...)``, ``all_of``."""
@@ -302,7 +300,7 @@ def _entry_functions(func: ast.FunctionDef) -> list[ast.Lambda]:
         for node in ast.walk(func)
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
-        and node.func.attr in _ENTRY_RUNNERS
+        and node.func.attr in ENTRY_RUNNERS
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == RUNTIME
         for arg in node.args
