@@ -202,21 +202,29 @@ def for_range(
                     break  # a tensor `break` in the last iteration (`for _ in range(1)`): nothing left
                 if is_symbolic(flag):  # a tensor `break`: hand the remaining iterations to while_loop
                     rest = (t + step, stop, step, body_fn, args, accumulators)
-                    try:
-                        # (a `break` after this iteration's appends: later ones may append nothing)
-                        return _graph_for(*rest, names, site_id, break_index, None, skip_index)
-                    except NotDeployableError:
-                        # carried values that change shape: a short Python-bounded loop is unrolled
-                        # under the flag (everything at the top level); else growing values become
-                        # buffers in the while_loop
+                    if torch.compiler.is_dynamo_compiling():  # inside a graph op's body: a graph
+                        # loop's tensor counter there makes sizes the body cannot return
                         unrolled = try_unrolled(*rest, break_index)
                         if unrolled is not None:
                             sites.mark_emitted(site_id, "for->unrolled")
                             return unrolled, accumulators
-                        grown = grown_for(_graph_for, *rest, names, site_id, break_index)
-                        if grown is None:
-                            raise
-                        return grown
+                    try:
+                        # (a `break` after this iteration's appends: later ones may append nothing)
+                        return _graph_for(*rest, names, site_id, break_index, None, skip_index)
+                    except NotDeployableError as exc:
+                        error = exc
+                    # carried values that change shape: a short Python-bounded loop is unrolled
+                    # under the flag (everything at the top level); else growing values become
+                    # buffers in the while_loop. (Outside the handler: an error inside them must
+                    # not read the graph loop's as its cause, operators._nested_deploy_error.)
+                    unrolled = try_unrolled(*rest, break_index)
+                    if unrolled is not None:
+                        sites.mark_emitted(site_id, "for->unrolled")
+                        return unrolled, accumulators
+                    grown = grown_for(_graph_for, *rest, names, site_id, break_index)
+                    if grown is None:
+                        raise error
+                    return grown
                 if flag:
                     break
         if not is_tracing():

@@ -21,10 +21,10 @@ def _index_expr(node: ast.Subscript) -> ast.expr:
     return node.slice
 
 
-def _spans(index: ast.expr, counters: set[str]) -> ast.expr:
-    """``t : t + k`` and ``t - k : t`` (k not read from the counters: a literal, ``self.chunk``, a
-    constant) -> ``_deploy_rt.span(start, k)``, a slice of static length when k is a Python int at
-    run time."""
+def _spans(index: ast.expr) -> ast.expr:
+    """``t : t + k`` and ``t - k : t`` (k no call: a literal, ``self.chunk``, a constant, an unrolled
+    loop's counter) -> ``_deploy_rt.span(start, k)``, a slice of static length when k is a Python
+    int at run time (a graph loop's counter is a tensor there, and span reads it as slice_of)."""
     entries = index.elts if isinstance(index, ast.Tuple) else [index]
     out = []
     for entry in entries:
@@ -35,14 +35,13 @@ def _spans(index: ast.expr, counters: set[str]) -> ast.expr:
         elif (
             isinstance(upper, ast.BinOp)
             and isinstance(upper.op, ast.Add)
-            and not {n.id for n in ast.walk(upper.right) if isinstance(n, ast.Name)} & counters
             and not any(isinstance(n, ast.Call) for n in ast.walk(upper.right))
             and entry.lower is not None
             and entry.step is None
             and ast.dump(upper.left) == ast.dump(entry.lower)
         ):
             entry = call(rt("span"), entry.lower, upper.right)
-        elif _trailing_window(entry, counters):  # `t - k : t`, the k values before t
+        elif _trailing_window(entry):  # `t - k : t`, the k values before t
             entry = call(rt("span"), entry.lower, entry.lower.right)
         elif _bounded(entry):  # `x[:, top:bottom, t]`, `tri[:rows, j]` with `rows = n - 1 - j`
             entry = call(rt("slice_of"), entry.lower or constant(None), entry.upper or constant(None))
@@ -58,8 +57,8 @@ def _bounded(entry: ast.expr) -> bool:
     return any(isinstance(b, _COMPUTED) for b in (entry.lower, entry.upper) if b is not None)
 
 
-def _trailing_window(entry: ast.expr, counters: set[str]) -> bool:
-    """Whether ``entry`` is the slice ``t - k : t`` with k not read from the counters."""
+def _trailing_window(entry: ast.expr) -> bool:
+    """Whether ``entry`` is the slice ``t - k : t`` with k no call."""
     if not isinstance(entry, ast.Slice) or entry.step is not None or entry.upper is None:
         return False
     lower = entry.lower
@@ -67,7 +66,6 @@ def _trailing_window(entry: ast.expr, counters: set[str]) -> bool:
         isinstance(lower, ast.BinOp)
         and isinstance(lower.op, ast.Sub)
         and ast.dump(lower.left) == ast.dump(entry.upper)
-        and not {n.id for n in ast.walk(lower.right) if isinstance(n, ast.Name)} & counters
         and not any(isinstance(n, ast.Call) for n in ast.walk(lower.right))
     )
 
@@ -105,9 +103,7 @@ class _LoopIndexRewriter(ast.NodeTransformer):
         used = {n.id for n in ast.walk(node.slice) if isinstance(n, ast.Name)}
         if not used & self.counters and not self._position_in_carried(node):
             return node
-        return ast.copy_location(
-            call(rt("getitem"), node.value, _spans(_index_expr(node), self.counters)), node
-        )
+        return ast.copy_location(call(rt("getitem"), node.value, _spans(_index_expr(node))), node)
 
     def _position_in_carried(self, node: ast.Subscript) -> bool:
         """``prev[0]``, ``row[-1]`` of a value the loop body assigns (carried, a data-dependent size
@@ -152,7 +148,7 @@ class _ComputedIndexRewriter(ast.NodeTransformer):
             return node
         if bounded:  # `start : stop` as slice_of(start, stop): a tensor bound may not build a slice,
             # and `a : a + window` as span(a, window) (a window of a static length, window_spans.py)
-            node.slice = _spans(node.slice, set())
+            node.slice = _spans(node.slice)
         self.by_params += any(isinstance(n, ast.Name) and n.id in self.params for n in ast.walk(node.slice))
         return ast.copy_location(call(rt("getitem"), node.value, _index_expr(node)), node)
 

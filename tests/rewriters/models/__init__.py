@@ -64,6 +64,7 @@ from tests.rewriters.models import (
     two_breaks,
     unbacked_facts,
     unbound_names,
+    unrolled_appends,
     work_stacks,
 )
 
@@ -75,6 +76,7 @@ CASES = (
     + literals.CASES
     + helper_returns.CASES
     + helper_reads.CASES
+    + unrolled_appends.CASES
     + optionals.CASES
     + shrinking.CASES
     + size_choices.CASES
