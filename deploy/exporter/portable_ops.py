@@ -21,6 +21,10 @@ translate. While exporting it is the lower median of the entries that are not Na
 it: the entries sorted with NaN last, read at ``(k - 1) // 2`` for ``k`` such entries (NaN when there
 are none).
 
+``x.kthvalue(k)`` traces to ``aten.kthvalue.default``, which torch.onnx cannot translate. While
+exporting it is the last of the ``k`` smallest entries along the dim (``torch.topk(x, k, dim,
+largest=False)``, TopK in ONNX and TOPK_V2 in TFLite), with its index.
+
 ``z.mean(dim=0)`` of a complex tensor converts the count of entries to a complex number, which asks
 torch for the dynamic size's value and specialises the export to the example (``Eq(ensemble, 8)``).
 While exporting, a complex mean is the mean of its real and imaginary parts (``view_as_real``). A
@@ -41,6 +45,7 @@ _ORIGINAL_ARGSORT, _ORIGINAL_SORT = torch.argsort, torch.sort
 _ORIGINAL_TENSOR_ARGSORT, _ORIGINAL_TENSOR_SORT = torch.Tensor.argsort, torch.Tensor.sort
 _ORIGINAL_NANMEDIAN, _ORIGINAL_TENSOR_NANMEDIAN = torch.nanmedian, torch.Tensor.nanmedian
 _ORIGINAL_MEAN, _ORIGINAL_TENSOR_MEAN = torch.mean, torch.Tensor.mean
+_ORIGINAL_KTHVALUE, _ORIGINAL_TENSOR_KTHVALUE = torch.kthvalue, torch.Tensor.kthvalue
 
 
 def _ranked_order(x: torch.Tensor, dim: int, descending: bool) -> torch.Tensor:
@@ -106,6 +111,17 @@ def _nanmedian(input, *args, **kwargs):
     return torch.where(count > 0, value, torch.full_like(value, math.nan))
 
 
+def _kthvalue(input, k, dim=-1, keepdim=False):
+    if not torch.compiler.is_compiling() or input.dim() == 0:
+        return _ORIGINAL_KTHVALUE(input, k, dim, keepdim)
+    smallest = torch.topk(input, k, dim, largest=False, sorted=True)
+    values = smallest.values.narrow(dim, k - 1, 1)
+    indices = smallest.indices.narrow(dim, k - 1, 1)
+    if not keepdim:
+        values, indices = values.squeeze(dim), indices.squeeze(dim)
+    return torch.return_types.kthvalue((values, indices))
+
+
 def _mean(input, *args, **kwargs):
     known = set(kwargs) <= {"dim", "keepdim"} and len(args) <= 2 and "dtype" not in kwargs
     if not (torch.compiler.is_compiling() and known and (input.is_complex() or input.is_floating_point())):
@@ -161,6 +177,7 @@ def portable_ops() -> Iterator[None]:
     torch.Tensor.argsort, torch.Tensor.sort = _tensor_argsort, _tensor_sort
     torch.nanmedian = torch.Tensor.nanmedian = _nanmedian  # as a method, the tensor is ``input``
     torch.mean = torch.Tensor.mean = _mean
+    torch.kthvalue = torch.Tensor.kthvalue = _kthvalue
     fastpath = torch.backends.mha.get_fastpath_enabled()
     torch.backends.mha.set_fastpath_enabled(False)
     try:
@@ -171,4 +188,5 @@ def portable_ops() -> Iterator[None]:
         torch.Tensor.argsort, torch.Tensor.sort = _ORIGINAL_TENSOR_ARGSORT, _ORIGINAL_TENSOR_SORT
         torch.nanmedian, torch.Tensor.nanmedian = _ORIGINAL_NANMEDIAN, _ORIGINAL_TENSOR_NANMEDIAN
         torch.mean, torch.Tensor.mean = _ORIGINAL_MEAN, _ORIGINAL_TENSOR_MEAN
+        torch.kthvalue, torch.Tensor.kthvalue = _ORIGINAL_KTHVALUE, _ORIGINAL_TENSOR_KTHVALUE
         torch.backends.mha.set_fastpath_enabled(fastpath)

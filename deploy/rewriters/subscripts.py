@@ -214,6 +214,9 @@ def setitem(obj: object, index: object, value: object) -> object:
         target = getitem(obj, index).shape
         value = _leading_ones_dropped(_update(value, obj), len(target)).expand(target)
         return obj.index_copy(dim, position, value.unsqueeze(dim))
+    if len(scalar) == 1 and all(_static_slice(e) for i, e in enumerate(entries) if i not in scalar):
+        # `weights[row, 1:] += d`, row read from the data: the row read, written, and put back
+        return _row_store(obj, entries, scalar[0], _update(value, obj))
     cut = _one_run_time_slice(obj, entries, value)
     if cut is not None:  # `adj[:t] = adj[:t] / k`, t a loop counter
         return stored_in_slice(obj, cut, entries[cut], _update(value, obj))
@@ -227,6 +230,36 @@ def setitem(obj: object, index: object, value: object) -> object:
     result = obj.clone()
     result[index] = _update(value, obj)
     return result
+
+
+def _static_slice(entry: object) -> bool:
+    """A slice of Python-int (or omitted) bounds and no step but 1."""
+    return (
+        isinstance(entry, slice)
+        and all(b is None or (type(b) is int and not is_sym_int(b)) for b in (entry.start, entry.stop))
+        and entry.step in (None, 1)
+    )
+
+
+def _row_store(obj: torch.Tensor, entries: tuple, dim: int, value: torch.Tensor) -> torch.Tensor:
+    """``obj[entries] = value`` with one run-time position (``dim``) and static slices elsewhere: the
+    entry at the position is read by index_select, the slices written by slice_scatter, and the
+    entry put back by index_copy (no clone written in place, no store at an unbacked int)."""
+    position = _in_range(entries[dim], obj.shape[dim])
+    row = obj.index_select(dim, position).squeeze(dim)
+    rest = entries[:dim] + entries[dim + 1 :]
+    target = row[rest].shape
+    row = _sliced_store(row, rest, _leading_ones_dropped(value, len(target)).expand(target), 0)
+    return obj.index_copy(dim, position, row.unsqueeze(dim))
+
+
+def _sliced_store(x: torch.Tensor, slices: tuple, value: torch.Tensor, dim: int) -> torch.Tensor:
+    """``x`` with ``x[slices] = value`` (static slices from ``dim`` on), functionally."""
+    if dim == len(slices):
+        return value
+    cut = slices[dim]
+    part = x[(slice(None),) * dim + (cut,)]
+    return torch.slice_scatter(x, _sliced_store(part, slices, value, dim + 1), dim, cut.start, cut.stop)
 
 
 def _one_run_time_slice(obj: torch.Tensor, entries: tuple, value: object) -> int | None:

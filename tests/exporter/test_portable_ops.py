@@ -104,6 +104,35 @@ def test_nanmedian_exports_as_the_lower_median_of_the_present_entries(tmp_path, 
     assert torch.Tensor.nanmedian is torch._C.TensorBase.nanmedian  # restored after the export
 
 
+KTHVALUE = """
+import torch
+
+class Percentile(torch.nn.Module):
+    def forward(self, loads):
+        k = max(1, int(0.9 * loads.shape[0]))
+        return loads.kthvalue(k).values, torch.kthvalue(loads, 2, dim=0, keepdim=True).indices
+
+def model():
+    return Percentile()
+
+def example_inputs():
+    return (torch.tensor([3.0, 1.0, 4.5, 1.5, 5.0, 9.0, 2.5, 6.0]),)
+
+def dynamic_shapes():
+    return ({0: torch.export.Dim("sensors", min=2, max=64)},)
+
+def verify_inputs():
+    return [example_inputs(), (torch.tensor([2.0, -1.0]),), (torch.linspace(5.0, -3.0, 64),)]
+"""
+
+
+def test_kthvalue_exports_as_the_last_of_the_k_smallest(tmp_path, write_model):
+    # aten.kthvalue has no torch.onnx translation; k comes from the dynamic size
+    res = deploy.export(write_model(KTHVALUE), targets=["onnx", "tflite"], out=tmp_path / "out")
+    assert res.artifacts["onnx"].parity.ok and res.artifacts["tflite"].parity.ok
+    assert torch.Tensor.kthvalue is torch._C.TensorBase.kthvalue  # restored after the export
+
+
 COMPLEX_MEAN = """
 import math
 import torch

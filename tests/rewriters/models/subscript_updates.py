@@ -1,7 +1,8 @@
 """Augmented subscript updates (``x[i] += v``) by 0-d tensor indices (passes/subscript_updates.py):
 a loop over pair records tallying wins and moving scores by the record's players, skipping
 malformed records, its step size a Python float chosen by a tensor test; and a top-level bump at a
-position an argmax picks; windows around peaks a `while` finds zeroed by slice stores."""
+position an argmax picks; windows around peaks a `while` finds zeroed by slice stores; a table row
+picked by a key read from the data, updated in a column slice (``weights[row, 1:] += d``)."""
 
 import torch
 from torch import nn
@@ -64,6 +65,32 @@ class PeelPeaks(nn.Module):
         return total, best
 
 
+class RowTrainer(nn.Module):
+    """Perceptron-style tables: each key picks a row; a wrong sign moves its bias and its other
+    weights toward the outcome."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("table", torch.randn(4, 5))
+
+    def forward(self, keys, outcomes):
+        weights = self.table.clone()
+        scores = []
+        for t in range(keys.shape[0]):
+            row = int(keys[t]) % 4
+            y = weights[row, 0] + weights[row, 1:].sum()
+            if (y > 0) != bool(outcomes[t] > 0):
+                sign = 1.0 if outcomes[t] > 0 else -1.0
+                weights[row, 0] += sign
+                weights[row, 1:] += sign * 0.5
+            scores.append(y)
+        return torch.stack(scores), weights
+
+
+def _keys(keys, outcomes):
+    return torch.tensor(keys), torch.tensor(outcomes)
+
+
 def _peaks(rows: int, cols: int, at: list[tuple[int, int, float]]) -> tuple:
     x = 0.1 * torch.rand(rows, cols, generator=torch.Generator().manual_seed(rows * cols))
     for r, c, v in at:
@@ -102,5 +129,15 @@ CASES = [
         ],
         ({0: torch.export.Dim("rows", min=3, max=16), 1: torch.export.Dim("cols", min=3, max=16)},),
         constructs=("while->while_loop",),
+    ),
+    Case(
+        "a_row_picked_from_the_data_updated_in_a_column_slice",
+        seeded(RowTrainer),
+        _keys([0, 1, 2, 3, 1, 2, 7, 5], [1, 0, 1, 1, 0, 0, 1, 0]),
+        [
+            _keys([3, 3], [1, 1]),
+            _keys([1, 2, 5, 9, 0, 1], [0, 0, 0, 1, 1, 1]),
+        ],
+        ({0: RECORDS}, {0: RECORDS}),
     ),
 ]
