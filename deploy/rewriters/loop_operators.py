@@ -202,22 +202,21 @@ def for_range(
                     break  # a tensor `break` in the last iteration (`for _ in range(1)`): nothing left
                 if is_symbolic(flag):  # a tensor `break`: hand the remaining iterations to while_loop
                     rest = (t + step, stop, step, body_fn, args, accumulators)
-                    if torch.compiler.is_dynamo_compiling():  # inside a graph op's body: a graph
-                        # loop's tensor counter there makes sizes the body cannot return
-                        unrolled = try_unrolled(*rest, break_index)
-                        if unrolled is not None:
-                            sites.mark_emitted(site_id, "for->unrolled")
-                            return unrolled, accumulators
-                    try:
-                        # (a `break` after this iteration's appends: later ones may append nothing)
-                        return _graph_for(*rest, names, site_id, break_index, None, skip_index)
-                    except NotDeployableError as exc:
-                        error = exc
-                    # carried values that change shape: a short Python-bounded loop is unrolled
-                    # under the flag (everything at the top level); else growing values become
-                    # buffers in the while_loop. (Outside the handler: an error inside them must
-                    # not read the graph loop's as its cause, operators._nested_deploy_error.)
-                    unrolled = try_unrolled(*rest, break_index)
+                    # inside a graph op's body a short loop is unrolled first: a graph loop's tensor
+                    # counter there makes sizes the body cannot return
+                    nested = torch.compiler.is_dynamo_compiling()
+                    unrolled = try_unrolled(*rest, break_index) if nested else None
+                    if unrolled is None:
+                        try:
+                            # (a `break` after this iteration's appends: later ones may append nothing)
+                            return _graph_for(*rest, names, site_id, break_index, None, skip_index)
+                        except NotDeployableError as exc:
+                            error = exc
+                        # carried values that change shape: a short Python-bounded loop is unrolled
+                        # under the flag; else growing values become buffers in the while_loop.
+                        # (Outside the handler: an error inside them must not read the graph loop's
+                        # as its cause, operators._nested_deploy_error.)
+                        unrolled = None if nested else try_unrolled(*rest, break_index)
                     if unrolled is not None:
                         sites.mark_emitted(site_id, "for->unrolled")
                         return unrolled, accumulators

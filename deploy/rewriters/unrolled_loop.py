@@ -86,11 +86,11 @@ def _as_rows(values: tuple, new_values: tuple) -> tuple[tuple, tuple, set[int]]:
     the positions of those lists."""
     values, new_values, listed = list(values), list(new_values), set()
     for i, (before, after) in enumerate(zip(values, new_values)):
-        if before is after or not any(isinstance(v, (list, StackedList)) for v in (before, after)):
+        if before is after or not all(isinstance(v, (list, StackedList)) for v in (before, after)):
             continue
         rows = [_stacked(v) for v in (before, after)]
         known = next((r for r in rows if r is not None), None)
-        if known is None or not all(isinstance(v, (list, StackedList)) for v in (before, after)):
+        if known is None:
             continue
         rows = [known.new_zeros((0, *known.shape[1:])) if r is None else r for r in rows]
         values[i], new_values[i] = rows
