@@ -1,6 +1,8 @@
 """Built-in lowerings, one module per op family; importing this package registers them all."""
 
 from deploy.runtimes.tflite.ops import (  # noqa: F401
+    bit_shift,
+    bitwise,
     control_flow,
     conv_pool,
     conv_transpose,

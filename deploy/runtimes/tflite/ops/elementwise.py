@@ -362,32 +362,3 @@ def lower_inverse_trig(ctx: LoweringContext, node: ir.Node) -> Value:
     ratio = elementwise_values(ctx, OPS.DIV, elementwise_values(ctx, OPS.ADD, num(1.0), x),
                                elementwise_values(ctx, OPS.SUB, num(1.0), x))  # fmt: skip
     return elementwise_values(ctx, OPS.MUL, unary_values(ctx, OPS.LOG, ratio), num(0.5))
-
-
-@lower("BitShift")
-def lower_bit_shift(ctx: LoweringContext, node: ir.Node) -> Value:
-    """X << Y as X * 2^Y (wrapping), X >> Y as RIGHT_SHIFT; shifts outside [0, width) give 0 / the sign."""
-    x, y = inputs_of(ctx, node)
-    if x.dtype not in (np.int32, np.int64):
-        raise Unsupported(f"BitShift of {x.dtype}")
-    width = x.dtype.itemsize * 8
-    in_range = elementwise_values(ctx, OPS.LOGICAL_AND,
-                                  elementwise_values(ctx, OPS.GREATER_EQUAL, y, scalar(ctx, 0, y.dtype), dtype=np.bool_),
-                                  elementwise_values(ctx, OPS.LESS, y, scalar(ctx, width, y.dtype), dtype=np.bool_),
-                                  dtype=np.bool_)  # fmt: skip
-    amount = elementwise_values(ctx, OPS.MINIMUM, elementwise_values(ctx, OPS.MAXIMUM, y, scalar(ctx, 0, y.dtype)),
-                                scalar(ctx, width - 1, y.dtype))  # fmt: skip
-    if attr(node, "direction") == "LEFT":
-        powers = ctx.const(
-            (np.ones(width, np.uint64) << np.arange(width, dtype=np.uint64)).view(np.int64).astype(x.dtype)
-        )
-        options = schema.GatherOptionsT()
-        factor = ctx.emit(OPS.GATHER, [ctx.native(powers), ctx.native(ctx.cast(amount, np.int32))], amount.shape,
-                          x.dtype, options=options)  # fmt: skip
-        shifted = elementwise_values(ctx, OPS.MUL, x, factor)
-        fill = elementwise_values(ctx, OPS.MUL, x, scalar(ctx, 0, x.dtype))
-    else:
-        shifted = elementwise_values(ctx, OPS.RIGHT_SHIFT, x, ctx.cast(amount, x.dtype))
-        fill = elementwise_values(ctx, OPS.RIGHT_SHIFT, x, scalar(ctx, width - 1, x.dtype))
-    tensors = [ctx.native(v) for v in (in_range, shifted, fill)]
-    return ctx.emit(OPS.SELECT_V2, tensors, shifted.shape, x.dtype)

@@ -14,6 +14,7 @@ from ai_edge_litert import schema_py_generated as schema
 from deploy.runtimes.tflite.builder import OPS, TENSOR_TYPES
 from deploy.runtimes.tflite.context import LoweringContext
 from deploy.runtimes.tflite.ops._common import attr, broadcast_shape, norm_axis, out_dtype, out_shape
+from deploy.runtimes.tflite.ops.bitwise import check_uint64_uses
 from deploy.runtimes.tflite.registry import lower
 from deploy.runtimes.tflite.values import Unsupported, Value, ints, is_identity
 
@@ -289,6 +290,9 @@ def lower_cast(ctx: LoweringContext, node: ir.Node) -> Value:
     """Cast(input, to): CAST (kept in the input's layout)."""
     x = ctx.input(node, 0)
     dtype = out_dtype(node)
+    if dtype == np.uint64 and (np.issubdtype(x.dtype, np.integer) or x.dtype == np.bool_):
+        check_uint64_uses(node.outputs[0])  # carried as the int64 with the same bits
+        dtype = np.dtype(np.int64)
     if dtype not in TENSOR_TYPES:
         raise Unsupported(f"Cast to {dtype}")
     return ctx.cast(x, dtype)
