@@ -25,6 +25,9 @@ are none).
 exporting it is the last of the ``k`` smallest entries along the dim (``torch.topk(x, k, dim,
 largest=False)``, TopK in ONNX and TOPK_V2 in TFLite), with its index.
 
+``torch.gradient`` checks each dim's size before slicing it, a guard on sizes the export cannot
+know; while exporting it reads clamped neighbours instead (portable_gradient.py).
+
 ``z.mean(dim=0)`` of a complex tensor converts the count of entries to a complex number, which asks
 torch for the dynamic size's value and specialises the export to the example (``Eq(ensemble, 8)``).
 While exporting, a complex mean is the mean of its real and imaginary parts (``view_as_real``). A
@@ -39,6 +42,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import torch
+
+from deploy.exporter import portable_gradient
 
 _ORIGINAL_CDIST = torch.cdist
 _ORIGINAL_ARGSORT, _ORIGINAL_SORT = torch.argsort, torch.sort
@@ -178,6 +183,7 @@ def portable_ops() -> Iterator[None]:
     torch.nanmedian = torch.Tensor.nanmedian = _nanmedian  # as a method, the tensor is ``input``
     torch.mean = torch.Tensor.mean = _mean
     torch.kthvalue = torch.Tensor.kthvalue = _kthvalue
+    torch.gradient = portable_gradient.gradient
     fastpath = torch.backends.mha.get_fastpath_enabled()
     torch.backends.mha.set_fastpath_enabled(False)
     try:
@@ -189,4 +195,5 @@ def portable_ops() -> Iterator[None]:
         torch.nanmedian, torch.Tensor.nanmedian = _ORIGINAL_NANMEDIAN, _ORIGINAL_TENSOR_NANMEDIAN
         torch.mean, torch.Tensor.mean = _ORIGINAL_MEAN, _ORIGINAL_TENSOR_MEAN
         torch.kthvalue, torch.Tensor.kthvalue = _ORIGINAL_KTHVALUE, _ORIGINAL_TENSOR_KTHVALUE
+        torch.gradient = portable_gradient._ORIGINAL_GRADIENT
         torch.backends.mha.set_fastpath_enabled(fastpath)

@@ -341,6 +341,17 @@ MATH = {  # math functions of a size or tensor computed as tensors (passes/calls
     "log1p": torch.log1p,
     "sqrt": torch.sqrt,
     "exp": torch.exp,
+    "expm1": torch.expm1,
+    "sin": torch.sin,
+    "cos": torch.cos,
+    "tan": torch.tan,
+    "asin": torch.asin,
+    "acos": torch.acos,
+    "atan": torch.atan,
+    "sinh": torch.sinh,
+    "cosh": torch.cosh,
+    "tanh": torch.tanh,
+    "fabs": torch.abs,
 }
 
 

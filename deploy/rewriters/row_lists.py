@@ -124,11 +124,43 @@ def list_pop(values, index=-1):
     return values, value
 
 
-def list_item(values, index):
+def list_item(values, index, name: str = ""):
     """``values[index]`` of a list a loop appends to and reads."""
-    if isinstance(values, RowList):
-        return StackedList([], values.rows()[index]) if isinstance(index, slice) else values.at(index)
-    return values[index]
+    if not isinstance(values, RowList):
+        return values[index]
+    if not isinstance(index, slice):
+        return values.at(index)
+    window = _tail_window(values, index, name)
+    return StackedList([], window if window is not None else values.rows()[index])
+
+
+def _tail_window(values: RowList, index: slice, name: str) -> torch.Tensor | None:
+    """``values[-k:]`` / ``values[-k:-j]`` of a list that holds at least k rows all through the loop
+    (it started with them and the loop only appends): rows count - k to count - j, a static number,
+    gathered without the data-dependent ``count`` rows ``rows()`` narrows to."""
+    start, stop, step = index.start, index.stop, index.step
+    floor = next((f[name] for f in reversed(_FLOORS) if name in f), 0)
+    if not (isinstance(start, int) and start < 0 and step in (None, 1) and -start <= floor):
+        return None
+    if not (stop is None or (isinstance(stop, int) and start < stop <= 0)):
+        return None
+    end = 0 if stop is None else stop
+    positions = torch.arange(start, end, dtype=torch.int64) + values.count.reshape(())
+    return values.buffer.index_select(0, positions.clamp(0, values.buffer.shape[0] - 1))
+
+
+# while a loop carrying RowLists traces its body: {name: rows each list keeps all through the loop}
+_FLOORS: list[dict[str, int]] = []
+
+
+@contextlib.contextmanager
+def floors(args: tuple, names: tuple, growing: frozenset):
+    """The rows the lists in ``growing`` start with (``_tail_window``), for the loop's body."""
+    _FLOORS.append({n: len(v) for v, n in zip(args, names) if n in growing and isinstance(v, list)})
+    try:
+        yield
+    finally:
+        _FLOORS.pop()
 
 
 def list_append(values, value, name: str = ""):
@@ -334,7 +366,8 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
         new_values, appended = body_fn(index, *unflatten(flat, spec))
         return flatten(new_values)[0], appended
 
-    values, lists = graph_for(start, stop, step, body, leaves, accumulators, leaf_names, site_id, *rest)
+    with floors(args, names, sites.get_site(site_id).row_growing):
+        values, lists = graph_for(start, stop, step, body, leaves, accumulators, leaf_names, site_id, *rest)
     values = unflatten(values, spec)
     return (values if carried_on else after_loop(values, names, _exact(static, rest[0]))), lists
 

@@ -53,6 +53,8 @@ class Site:
     # lists a loop carries as rows (row_lists.py): name -> (appends in the body, or None when a
     # nested loop appends; whether every iteration makes exactly that many)
     row_appends: dict[str, tuple[int | None, bool]] = field(default_factory=dict)
+    # of those, the lists the loop never empties or pops: each keeps at least the rows it starts with
+    row_growing: frozenset[str] = frozenset()
     # their rows' static shapes and dtypes, as a probe at the top level found them (row_lists.py)
     row_shapes: dict[str, tuple] = field(default_factory=dict)
     # a `for` over a ceiling division of a size whose body slices from its counter (chunked_loop.py)

@@ -193,3 +193,39 @@ def test_a_mean_over_rows_a_filter_kept_is_nan_where_it_kept_none(tmp_path, writ
     kept, whole = session.run([torch.tensor([[-1.0, -2.0], [-3.0, 0.5]]).numpy()])
     assert torch.isnan(torch.as_tensor(kept)).all()
     assert torch.allclose(torch.as_tensor(whole), torch.tensor([-2.0, -0.75]))
+
+
+GRADIENT = """
+import torch
+
+class Slopes(torch.nn.Module):
+    def forward(self, trace, image):
+        kept = trace[trace > 0.0]  # a data-dependent number of samples
+        slope = torch.gradient(kept)[0]
+        rows, cols = torch.gradient(image, spacing=(0.5, 2.0), dim=(0, 1))
+        return slope.abs().sum(), rows, cols
+
+def model():
+    return Slopes()
+
+def example_inputs():
+    return torch.tensor([0.5, 1.5, -1.0, 4.0, 2.0, 3.0]), torch.arange(20.0).reshape(4, 5) ** 1.5
+
+def dynamic_shapes():
+    return ({0: torch.export.Dim("samples", min=3, max=64)},
+            {0: torch.export.Dim("rows", min=2, max=16), 1: torch.export.Dim("cols", min=2, max=16)})
+
+def verify_inputs():
+    return [
+        example_inputs(),
+        (torch.tensor([1.0, -2.0, 3.0]), torch.tensor([[1.0, 4.0], [9.0, 2.0]])),
+        (torch.linspace(-1.0, 5.0, 64) ** 2, torch.linspace(0.0, 3.0, 256).reshape(16, 16).sin()),
+    ]
+"""
+
+
+def test_gradient_of_a_data_dependent_size_exports(tmp_path, write_model):
+    # torch's gradient checks the size before slicing: a guard on the kept samples' count
+    res = deploy.export(write_model(GRADIENT), targets=["onnx", "tflite"], out=tmp_path / "out")
+    assert res.artifacts["onnx"].parity.ok and res.artifacts["tflite"].parity.ok
+    assert torch.gradient is torch._C._VariableFunctions.gradient  # restored after the export

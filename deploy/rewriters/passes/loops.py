@@ -245,6 +245,7 @@ class ForRangeToLoop(Pass):
         rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
         site = ctx.new_site("for", loop, header, unsupported_reason(rest))
         sites.get_site(site).row_appends = getattr(loop, "_deploy_row_appends", {})
+        sites.get_site(site).row_growing = getattr(loop, "_deploy_row_growing", frozenset())
         sites.get_site(site).ceiling_blocks = getattr(loop, "_deploy_ceiling_blocks", False)
         counter = loop.target.id
         if _keep_python(loop):

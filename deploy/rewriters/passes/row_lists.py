@@ -206,7 +206,9 @@ class _Appends(ast.NodeTransformer):
             and isinstance(node.value, ast.Name)
             and node.value.id in self.names
         ):
-            return ast.copy_location(call(rt("list_item"), node.value, node.slice), node)
+            return ast.copy_location(
+                call(rt("list_item"), node.value, node.slice, constant(node.value.id)), node
+            )
         return node
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
@@ -245,6 +247,7 @@ class ListsReadInTheirLoop(Pass):
         if names:
             loop._deploy_row_lists = True  # WhileToLoop passes the bound (the lists' room) on
             loop._deploy_row_appends = {n: _appends_per_iteration(loop, n) for n in sorted(names)}
+            loop._deploy_row_growing = frozenset(n for n in names if _only_grows(loop, n))
             if stack:  # a work stack: the test asks for rows in the list (work_stacks.py)
                 loop._deploy_work_stack = True
                 loop.test = _StackTest(stack).visit(loop.test)
@@ -270,6 +273,25 @@ class _StackTest(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         return node if _len_of(node) == self.stack else self.generic_visit(node)
+
+
+def _only_grows(loop: ast.For | ast.While, target: str) -> bool:
+    """The loop body only appends to ``target`` and reads it: no ``target = ...`` (a reset), no
+    ``pop``/``remove``/``clear``/``del``, so the list keeps the rows it had before the loop."""
+    for node in _walk(loop.body):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            if any(leaf.id == target for t in targets for leaf in ast.walk(t) if isinstance(leaf, ast.Name)):
+                return False
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == target
+            and node.func.attr != "append"
+        ):
+            return False
+    return True
 
 
 def _nested_appends_only(loop: ast.While, target: str) -> bool:
@@ -338,10 +360,22 @@ def _lists_outside(func: ast.FunctionDef, loop: ast.For | ast.While) -> set[str]
             pairs = [(target, node.value)]
             if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
                 pairs = list(zip(target.elts, node.value.elts))
-            lists.update(
-                t.id for t, v in pairs if isinstance(t, ast.Name) and isinstance(v, (ast.List, ast.ListComp))
-            )
+            lists.update(t.id for t, v in pairs if isinstance(t, ast.Name) and _new_list(v))
     return lists
+
+
+def _new_list(value: ast.AST) -> bool:
+    """A list display or comprehension, or ``list(xs)`` (a copy: ``list(x[:w])``, a window's
+    first entries)."""
+    if isinstance(value, (ast.List, ast.ListComp)):
+        return True
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "list"
+        and len(value.args) == 1
+        and not value.keywords
+    )
 
 
 def _directly_in(inner: ast.For | ast.While, loop: ast.For | ast.While) -> bool:

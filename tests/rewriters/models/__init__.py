@@ -57,6 +57,7 @@ from tests.rewriters.models import (
     size_values,
     sizes,
     slice_stores,
+    sliding_history,
     slot_appends,
     state,
     subscript_updates,
@@ -107,6 +108,7 @@ CASES = (
     + iteration.CASES
     + counters.CASES
     + size_values.CASES
+    + sliding_history.CASES
     + lifted_inputs.CASES
     + sizes.CASES
     + aliasing.CASES

@@ -2,6 +2,8 @@
 appends, `reversed(range(n))`, a tensor test that reads x[:, i], `x[:, t : t + 1]`, and a value
 first assigned after a `continue`; a Python counter a tensor test resets (`streak = 0`) or advances."""
 
+import math
+
 import torch
 from torch import nn
 
@@ -212,6 +214,25 @@ class FlightUntilGround(nn.Module):
         return pos, apex, torch.tensor(steps * 0.1)
 
 
+def _spiral_point(k, pitch):
+    theta = math.sqrt(4.0 * math.pi * k / pitch)
+    r = pitch * theta / (2.0 * math.pi)
+    return torch.tensor([r * math.cos(theta), r * math.sin(theta)])
+
+
+class SpiralSearch(nn.Module):
+    """Steps along a spiral until the point is near the target: the step counter of a `while` on a
+    tensor test goes through ``math.sqrt`` / ``math.cos`` / ``math.sin`` (tensors while exporting,
+    where Python's math would read the counter as a float)."""
+
+    def forward(self, target):
+        pos, k = torch.zeros(2), 0
+        while torch.linalg.vector_norm(pos - target) > 0.3 and k < 200:
+            k += 1
+            pos = _spiral_point(k, 0.5)
+        return pos, torch.tensor(k)
+
+
 CASES = [
     Case(
         "vector_returned_in_a_while_on_a_python_counter",
@@ -315,5 +336,16 @@ CASES = [
         ],
         ({0: torch.export.Dim("requests", min=2, max=64)},),
         constructs=("for->scan", "if->cond"),
+    ),
+    Case(
+        "a_while_counter_through_math_sqrt_cos_and_sin",
+        SpiralSearch,
+        (torch.tensor([1.0, -0.6]),),
+        [
+            (torch.tensor([0.1, 0.1]),),  # already there: no step
+            (torch.tensor([2.0, 1.5]),),  # a long search
+            (torch.tensor([30.0, 30.0]),),  # out of reach: stops at the step limit
+        ],
+        constructs=("while->while_loop",),
     ),
 ]

@@ -278,3 +278,27 @@ def test_a_dynamic_vector_times_a_laid_out_pool_output(tmp_path):
         x = torch.randn(1, 3, length)
         (actual,) = session.run([x.numpy()])
         np.testing.assert_allclose(actual, Weighted()(x).numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_cross_correlation_with_a_filter_read_from_the_input(tmp_path):
+    """``conv1d(pad(a), b)`` of two signals of a run-time length: the kernel's size is known only at
+    run time (no window extent to pad a branch's input to), and the filter is a run-time tensor."""
+    import torch
+    import torch.nn.functional as F
+
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+    from tests.runtimes.tflite.export_helpers import to_onnx
+
+    class CrossCorrelation(torch.nn.Module):
+        def forward(self, a, b):
+            n = a.shape[0]
+            return F.conv1d(F.pad(a, (n - 1, n - 1)).view(1, 1, -1), b.view(1, 1, -1)).view(-1)
+
+    n = torch.export.Dim("n", min=4, max=64)
+    model = to_onnx(CrossCorrelation(), (torch.randn(16), torch.randn(16)), dynamic_shapes=({0: n}, {0: n}))
+    session = load(emit_tflite(model, tmp_path / "xcorr.tflite")["path"])
+    for length in (4, 16, 41):
+        a, b = torch.randn(length), torch.randn(length)
+        (actual,) = session.run([a.numpy(), b.numpy()])
+        np.testing.assert_allclose(actual, CrossCorrelation()(a, b).numpy(), rtol=1e-5, atol=1e-5)

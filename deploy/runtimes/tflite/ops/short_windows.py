@@ -35,7 +35,8 @@ def at_least_window(
     """The NHWC ``tensor`` padded at the end of each run-time-sized spatial dim to the window's
     extent (``kernel``/``dilations`` for H and W); unchanged in the main subgraph or when every such
     window has extent 1."""
-    extents = [d * (k - 1) + 1 for k, d in zip(kernel, dilations)]
+    # a kernel known only at run time (a filter read from the input): no extent to pad to
+    extents = [1 if k is None else d * (k - 1) + 1 for k, d in zip(kernel, dilations)]
     grown = [i for i in (0, 1) if shape[1 + i] is None and extents[i] > 1]
     if ctx.index == 0 or not grown:
         return tensor, shape
