@@ -155,7 +155,11 @@ _FLOORS: list[dict[str, int]] = []
 
 @contextlib.contextmanager
 def floors(args: tuple, names: tuple, growing: frozenset):
-    """The rows the lists in ``growing`` start with (``_tail_window``), for the loop's body."""
+    """The rows the lists in ``growing`` start with (``_tail_window``), for the loop's body; a loop
+    nested in a body dynamo traces adds none (no side effects there), its lists read as Python's."""
+    if torch.compiler.is_dynamo_compiling():
+        yield
+        return
     _FLOORS.append({n: len(v) for v, n in zip(args, names) if n in growing and isinstance(v, list)})
     try:
         yield
