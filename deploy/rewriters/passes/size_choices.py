@@ -51,8 +51,8 @@ def _reads_sizes(node: ast.AST, sized: set[str]) -> bool:
 
 
 def _choice(stmt: ast.stmt, sized: set[str]) -> tuple[ast.expr, list, list] | None:
-    """``(test, then, else)`` of ``n = A if test else B`` or of an `if`/`else` assigning numbers to
-    the same names, with a test on sizes; None otherwise."""
+    """``(test, then, else)`` of ``n = A if test else B`` or of an `if`/`else` whose sides both set
+    the same names to numbers (among other statements), with a test on sizes; None otherwise."""
     if (
         isinstance(stmt, ast.Assign)
         and len(stmt.targets) == 1
@@ -70,23 +70,22 @@ def _choice(stmt: ast.stmt, sized: set[str]) -> tuple[ast.expr, list, list] | No
         return stmt.value.test, sides[0], sides[1]
     if isinstance(stmt, ast.If) and stmt.orelse and _reads_sizes(stmt.test, sized):
         sides = (stmt.body, stmt.orelse)
-        if all(_number_assignments(side) for side in sides) and _targets(sides[0]) == _targets(sides[1]):
+        if _targets(sides[0]) and _targets(sides[0]) == _targets(sides[1]):
             return stmt.test, stmt.body, stmt.orelse
     return None
 
 
-def _number_assignments(block: list[ast.stmt]) -> bool:
-    return bool(block) and all(
-        isinstance(s, ast.Assign)
+def _targets(block: list[ast.stmt]) -> set[str]:
+    """Names a statement of the block itself sets to a number (``width = 7`` beside ``baseline =
+    moving_average(x, 31)``: the other statements stay where they are)."""
+    return {
+        s.targets[0].id
+        for s in block
+        if isinstance(s, ast.Assign)
         and len(s.targets) == 1
         and isinstance(s.targets[0], ast.Name)
         and _number(s.value)
-        for s in block
-    )
-
-
-def _targets(block: list[ast.stmt]) -> set[str]:
-    return {s.targets[0].id for s in block}
+    }
 
 
 def _assigned_from_sizes(stmt: ast.stmt, sized: set[str]) -> set[str]:
