@@ -142,7 +142,7 @@ def _tail_window(values: RowList, index: slice, name: str) -> torch.Tensor | Non
     floor = next((f[name] for f in reversed(_FLOORS) if name in f), 0)
     if not (isinstance(start, int) and start < 0 and step in (None, 1) and -start <= floor):
         return None
-    if not (stop is None or (isinstance(stop, int) and start < stop <= 0)):
+    if not (stop is None or (isinstance(stop, int) and start < stop < 0)):
         return None
     end = 0 if stop is None else stop
     positions = torch.arange(start, end, dtype=torch.int64) + values.count.reshape(())
