@@ -1,10 +1,11 @@
-"""The last rows of a list a loop only appends to (row_lists._tail_window): read at static positions
+"""The last rows of a list a loop only appends to (row_windows.tail_window): read at static positions
 before the count, as Python's slice reads them, and left to the general read otherwise."""
 
 import pytest
 import torch
 
-from deploy.rewriters.row_lists import RowList, floors, list_item
+from deploy.rewriters.row_lists import RowList, list_item
+from deploy.rewriters.row_windows import floors
 
 
 def _rows(count: int) -> RowList:
