@@ -13,6 +13,12 @@ def compact(values, kept, site_id: int | None = None):
     """The values a loop appended on the iterations that appended (``kept`` holds one flag per
     iteration; see passes/continues.py): a StackedList with a data-dependent number of rows when the
     loop became a graph op, a plain list otherwise."""
+    from deploy.rewriters.row_lists import RowList
+
+    if getattr(kept, "applied", False):  # the loop appended by its flags already (counted_rows.py)
+        return values
+    if isinstance(values, RowList):  # an enclosing loop's list, appended to in this one
+        return _compacted_tail(values, kept)
     if isinstance(values, StackedList):
         flags = (
             kept.stacked if isinstance(kept, StackedList) else torch.stack([torch.as_tensor(k) for k in kept])
@@ -85,3 +91,34 @@ def _masked_rows(rows: torch.Tensor, flags: torch.Tensor, owner: object = None) 
     if isinstance(owner, StackedList):
         owner._deploy_positions = (flags, picked)
     return rows.index_select(0, picked)
+
+
+def _compacted_tail(values, kept):
+    """A RowList whose last rows a nested loop appended, one per iteration, with only those ``kept``
+    flags (a StackedList or a list) mark: the rows not kept dropped, the ones after them moved up."""
+    from deploy.rewriters.row_lists import RowList
+
+    if isinstance(kept, StackedList):
+        early = [torch.as_tensor(k, dtype=torch.bool).reshape(1) for k in kept.prefix]
+        flags = (
+            torch.cat([*early, kept.stacked.bool().reshape(-1)]) if early else kept.stacked.bool().reshape(-1)
+        )
+    elif kept:
+        flags = torch.stack([torch.as_tensor(k, dtype=torch.bool).reshape(()) for k in kept])
+    else:
+        return values
+    capacity = values.buffer.shape[0]
+    tail = flags.shape[0]
+    start = values.count.reshape(()) - tail
+    offset = torch.arange(capacity, dtype=torch.int64) - start
+    in_tail = (offset >= 0) & (offset < tail)
+    padded = torch.cat([flags, torch.ones(1, dtype=torch.bool)])  # slots outside the tail are kept
+    keep = padded.index_select(0, torch.where(in_tail, offset, torch.full_like(offset, tail)))
+    destination = torch.where(
+        keep, torch.cumsum(keep.to(torch.int64), 0) - 1, torch.full_like(offset, capacity)
+    )
+    buffer = torch.cat(
+        [values.buffer, values.buffer.new_zeros((1, *values.buffer.shape[1:]))]
+    )  # one spare slot the dropped rows land on
+    buffer = buffer.index_copy(0, destination, values.buffer)
+    return RowList(buffer[:capacity], start + flags.to(torch.int64).sum())

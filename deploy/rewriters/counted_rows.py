@@ -37,7 +37,7 @@ from deploy.rewriters.row_lists import (
     unflatten,
 )
 from deploy.rewriters.sites import get_site
-from deploy.rewriters.values import check_size, is_row_list, is_symbolic, is_tracing
+from deploy.rewriters.values import Undefined, check_size, is_row_list, is_symbolic, is_tracing
 
 
 def rows_while(while_stmt, cond_fn, body_fn, args: tuple, names: tuple, site_id: int, lists: tuple):
@@ -75,6 +75,101 @@ def rows_while(while_stmt, cond_fn, body_fn, args: tuple, names: tuple, site_id:
     return tuple(result[:n]), rows
 
 
+class FlagList(list):
+    """The flags a loop with a `continue` appends, one per iteration, saying whether it appended to
+    the lists ``of`` (passes/continues.py), when one of them is a RowList an enclosing loop carries:
+    rows_for then appends to that list only on the iterations whose flag is set, and the flags are
+    ``applied`` (compacted.compact leaves the list as it is)."""
+
+    of: tuple = ()
+    applied: bool = False
+
+
+def flags_of(*lists) -> list:
+    """``[]`` before a loop with a `continue` appending to ``lists`` (passes/continues.py); a
+    FlagList naming them when one is a RowList."""
+    if not any(is_row_list(v) for v in lists):
+        return []
+    flags = FlagList()
+    flags.of = lists
+    return flags
+
+
+def rows_for(for_range, bounds, body_fn, args, accumulators, names, site_id, break_index=-1, skip_index=-1):
+    """``for_range`` over a `for` loop among whose ``accumulators`` (the lists it appends to once per
+    iteration) are RowLists an enclosing loop carries: each is one more loop variable, each appended
+    value written into it (only where its `continue` flags say so: FlagList); (values, lists) as
+    for_range gives them. None when no accumulator is one."""
+    positions = [k for k, acc in enumerate(accumulators) if is_row_list(acc)]
+    if not positions or not is_tracing():
+        return None
+    if _SIZES and any(_sizing_index(accumulators[k]) is not None for k in positions):
+        start = bounds[0] if len(bounds) > 1 else 0
+        _, appended = body_fn(start, *args)  # one iteration: the rows' shape (the nodes are dead)
+        for k in positions:
+            if _sizing_index(accumulators[k]) is not None and isinstance(appended[k], torch.Tensor):
+                row = as_row(appended[k])
+                _SIZES[-1][_sizing_index(accumulators[k])] = (tuple(row.shape), row.dtype)
+        return args, accumulators
+    flag_lists = [
+        m
+        for m, acc in enumerate(accumulators)
+        if isinstance(acc, FlagList) and all(any(t is accumulators[k] for k in positions) for t in acc.of)
+    ]
+    masks = {
+        k: m for m in flag_lists for k in positions if any(t is accumulators[k] for t in accumulators[m].of)
+    }
+    n = len(args)
+    others = [k for k in range(len(accumulators)) if k not in positions and k not in flag_lists]
+
+    def body(index, *values):
+        new_values, appended = body_fn(index, *values[:n])
+        skipped = new_values[skip_index] if skip_index >= 0 else False
+        out = list(new_values)
+        for j, k in enumerate(positions):
+            rows, value = values[n + j], appended[k]
+            flag = appended[masks[k]] if k in masks else True
+            if (
+                isinstance(value, Undefined)
+                or isinstance(flag, Undefined)
+                or skipped is True
+                or flag is False
+            ):
+                out.append(rows)  # this iteration appended nothing
+                continue
+            if value is None:  # a path that did not append (its flag is false)
+                value = rows.buffer.new_zeros(rows.buffer.shape[1:])
+            grown = list_append(rows, value)
+            count = grown.count
+            if isinstance(flag, torch.Tensor):
+                count = rows.count + flag.reshape(rows.count.shape).to(torch.int64)
+            if isinstance(skipped, torch.Tensor):
+                count = torch.where(skipped, rows.count, count)
+            out.append(RowList(grown.buffer, count))
+        return tuple(out), tuple(appended[k] for k in others)
+
+    extra_names = tuple(f"_deploy_rows_{j}" for j in range(len(positions)))
+    values, lists = for_range(
+        bounds,
+        body,
+        (*args, *(accumulators[k] for k in positions)),
+        tuple(accumulators[k] for k in others),
+        (*names, *extra_names),
+        site_id,
+        break_index,
+        skip_index,
+    )
+    merged = list(accumulators)
+    for j, k in enumerate(positions):
+        merged[k] = values[n + j]
+    for k, lst in zip(others, lists):
+        merged[k] = lst
+    for m in flag_lists:
+        merged[m] = FlagList()
+        merged[m].applied = True
+    return tuple(values[:n]), tuple(merged)
+
+
 def entries_or_counted(entry_by_entry, graph_for, start, stop, step, body_fn, args, accumulators, *rest):
     """``entry_by_entry()`` (list_state.py: the loop's lists carried entry by entry, which needs
     them to keep their length); when that fails on a list a nested `while` appends to (one with rows
@@ -85,7 +180,7 @@ def entries_or_counted(entry_by_entry, graph_for, start, stop, step, body_fn, ar
         return entry_by_entry()
     except NotDeployableError as error:
         failed = error
-    if accumulators or torch.compiler.is_dynamo_compiling() or not any(is_symbolic(b) for b in (start, stop)):
+    if torch.compiler.is_dynamo_compiling() or not any(is_symbolic(b) for b in (start, stop)):
         raise failed
     try:
         return graph_for(start, stop, step, body_fn, args, accumulators, *rest)
@@ -94,7 +189,9 @@ def entries_or_counted(entry_by_entry, graph_for, start, stop, step, body_fn, ar
     raise failed
 
 
-def counted_then_filled(graph_for, start, stop, step, body_fn, args, names, site_id, probe, rest):
+def counted_then_filled(
+    graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, probe, rest
+):
     """``graph_for`` (loop_operators._graph_for) over a loop whose Python-list variables a nested
     `while` appends to, run twice as the module docstring says; the rows' shapes come from one
     iteration ``probe(values)`` traces with each list a sizing RowList (``_sizing``). (values, lists),
@@ -116,7 +213,7 @@ def counted_then_filled(graph_for, start, stop, step, body_fn, args, names, site
         return None  # a list no nested loop appends to
     shapes = {i: sizes[k] for k, i in enumerate(positions)}
 
-    def run(room: dict):
+    def run(room: dict, accumulators):
         values = list(args)
         for i in positions:
             shape, dtype = shapes[i]
@@ -134,16 +231,19 @@ def counted_then_filled(graph_for, start, stop, step, body_fn, args, names, site
             new_values, appended = body_fn(index, *unflatten(flat, spec))
             return flatten(new_values)[0], appended
 
-        out, lists = graph_for(start, stop, step, body, leaves, [], leaf_names, site_id, *rest)
+        out, lists = graph_for(start, stop, step, body, leaves, accumulators, leaf_names, site_id, *rest)
         return unflatten(out, spec), lists
 
-    counted, _ = run(dict.fromkeys(positions, 1))
+    # the counting run appends to copies of the loop's own lists (its `penalties.append(...)`)
+    counted, _ = run(dict.fromkeys(positions, 1), [list(acc) for acc in accumulators])
     room = {}
     for i in positions:
         total = (counted[i].count.reshape(()) - len(args[i])).item()
         check_size(total)
-        room[i] = total
-    values, lists = run(room)
+        # one row more: a buffer with no rows has none for the masked write of an append that a
+        # select computes but does not take to land on
+        room[i] = total + 1
+    values, lists = run(room, accumulators)
     return after_loop(values, names), lists
 
 

@@ -27,7 +27,7 @@ from deploy.rewriters.chunked_loop import (
     is_chunked,
     is_derived_size,
 )
-from deploy.rewriters.counted_rows import entries_or_counted, rows_while
+from deploy.rewriters.counted_rows import entries_or_counted, rows_for, rows_while
 from deploy.rewriters.growing_loop import graph_or_grown, grown_for
 from deploy.rewriters.list_state import ListState, result_lists_defined
 from deploy.rewriters.loop_common import (
@@ -159,6 +159,9 @@ def for_range(
         return args, tuple(
             prepended(lst, size) if first else lst for lst, size, first in zip(lists, sizes, prepends)
         )
+    rows = rows_for(for_range, bounds, body_fn, args, accumulators, names, site_id, break_index, skip_index)
+    if rows is not None:  # appends into lists an enclosing loop carries (counted_rows.py)
+        return rows
     if is_tracing():
         args = result_lists_defined(args, names, lambda v: body_fn(range_bounds(bounds)[0], *v)[0])
     state = ListState(args, names, site_id) if is_tracing() else None

@@ -323,12 +323,12 @@ def carried_as_rows(graph_for, start, stop, step, body_fn, args, accumulators, n
         dynamo = torch.compiler.is_dynamo_compiling()  # a loop nested in a traced body: no probe
         shapes = sites.get_site(site_id).row_shapes
         converted = lists_as_rows(args, names, trips, None if dynamo else probe, static, None, shapes)
-        if converted is None and not dynamo and not accumulators:
-            # lists a nested `while` appends to, any number of rows per iteration (counted_rows.py)
+        if converted is None and not dynamo:
+            # lists a nested loop appends to, any number of rows per iteration (counted_rows.py)
             from deploy.rewriters.counted_rows import counted_then_filled
 
             return counted_then_filled(
-                graph_for, start, stop, step, body_fn, args, names, site_id, probe, rest
+                graph_for, start, stop, step, body_fn, args, accumulators, names, site_id, probe, rest
             )
         if converted is None:
             return None

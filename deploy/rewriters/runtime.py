@@ -26,6 +26,7 @@ from deploy.rewriters.casts import (
 )
 from deploy.rewriters.choice import pick, string_key, string_returns
 from deploy.rewriters.compacted import compact
+from deploy.rewriters.counted_rows import flags_of
 from deploy.rewriters.full_lists import full_length
 from deploy.rewriters.gathers import one_hot, roll, unfold
 from deploy.rewriters.generator_tests import all_of, any_of
@@ -75,6 +76,7 @@ __all__ = [
     "cat",
     "compare",
     "compact",
+    "flags_of",
     "compact_slots",
     "equal",
     "float_",

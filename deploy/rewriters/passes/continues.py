@@ -232,7 +232,13 @@ class OneAppendPerIteration(Pass):
         flag_masks = {flag: ctx.fresh("masks") for flag in sorted(set(masked.values()))}
         masks = {target: flag_masks[flag] for target, flag in masked.items()}
         appends += [append_of(m, flag) for flag, m in flag_masks.items()]
-        before = [ast.Assign([name(m, True)], ast.List([], ast.Load())) for m in flag_masks.values()]
+        # `[]`, or the flags' own list naming the lists they mask (counted_rows.rows_for)
+        before = [
+            ast.Assign(
+                [name(m, True)], call(rt("flags_of"), *(name(t) for t, tm in masks.items() if tm == m))
+            )
+            for m in flag_masks.values()
+        ]
         after = [  # (a site for the modules such a list may hold: kept_objects.py)
             ast.Assign(
                 [name(target, True)],

@@ -39,6 +39,7 @@ from tests.rewriters.models import (
     mixed_rows,
     nested,
     nested_appends,
+    nested_for_rows,
     optionals,
     padded_rest,
     picked_rows,
@@ -124,6 +125,7 @@ CASES = (
     + in_place.CASES
     + python_loop_appends.CASES
     + nested_appends.CASES
+    + nested_for_rows.CASES
     + filled_lists.CASES
     + lookups.CASES
     + padded_rest.CASES

@@ -1,0 +1,118 @@
+"""Lists an outer graph loop carries that only a `for` loop nested in it appends to, with a trip
+count known only when the model runs (``range(5 + spares)``, spares from ``.item()``), a `continue`
+and a `break` inside: the outer loop runs twice (counted_rows.counted_then_filled), first counting
+the rows, then filling a buffer of that size; the nested loop writes its rows into the list itself
+(counted_rows.rows_for), where its `continue` flags say so (FlagList)."""
+
+import torch
+from torch import nn
+
+from tests.rewriters.models.case import Case, seeded
+
+
+class ShotTimes(nn.Module):
+    """Per stage up to 5 + spares shots: a miss costs time and is not recorded, a hit records the
+    time it happened; five hits end the stage early, and the race stops at a cut-off."""
+
+    def __init__(self):
+        super().__init__()
+        self.loop_time = nn.Linear(2, 1)
+
+    def forward(self, shots, legs, spares_in):
+        spares = int(spares_in[0].item())
+        elapsed = torch.zeros(())
+        hit_times = []
+        missed = []
+        stopped = False
+        for stage in range(shots.shape[0]):
+            elapsed = elapsed + legs[stage]
+            left = 5
+            for k in range(5 + spares):
+                if left == 0:
+                    break
+                elapsed = elapsed + 3.0
+                if shots[stage, k] > 0.5:
+                    continue  # a miss
+                left -= 1
+                hit_times.append(elapsed)
+                if elapsed > 60.0:
+                    stopped = True
+                    break
+            missed.append(torch.tensor(left))
+            if stopped:
+                break
+            penalty = self.loop_time(torch.stack([legs[stage], torch.tensor(float(left))])).squeeze(0)
+            elapsed = elapsed + left * (10.0 + torch.tanh(penalty))
+        last = hit_times[-1] if hit_times else torch.zeros(())
+        mean_gap = torch.zeros(())
+        if len(hit_times) > 1:
+            times = torch.stack(hit_times)
+            mean_gap = (times[1:] - times[:-1]).mean()
+        return torch.stack(missed).sum(), elapsed, last, mean_gap, torch.tensor(len(hit_times))
+
+
+class ProbeReadings(nn.Module):
+    """Per row a nested loop over a run-time number of probes, every probe recorded until one reads
+    over a limit (no `continue`: a row appended on every iteration that runs); a saturated row ends
+    the scan. (Without the outer `break` the nested loop's rows are chunks the outer loop stacks,
+    passes/nested_appends.py.)"""
+
+    def forward(self, x, probes_in):
+        probes = int(probes_in[0].item())
+        readings = []
+        for i in range(x.shape[0]):
+            for j in range(probes):
+                value = x[i, j] * 2.0
+                readings.append(value)
+                if value > 1.5:
+                    break
+            if x[i].sum() > 4.2:
+                break  # a saturated row ends the scan
+        if not readings:
+            return torch.zeros(()), torch.tensor(0)
+        return torch.stack(readings).sum(), torch.tensor(len(readings))
+
+
+def _race(stages, accuracy, spares, seed):
+    g = torch.Generator().manual_seed(seed)
+    shots = torch.rand(stages, 8, generator=g) / accuracy
+    return shots, 5.0 + torch.rand(stages, generator=g), torch.tensor([spares])
+
+
+def _grid(rows, probes, seed, scale=1.0):
+    g = torch.Generator().manual_seed(seed)
+    return torch.rand(rows, 6, generator=g) * scale, torch.tensor([probes])
+
+
+STAGES = torch.export.Dim("stages", min=2, max=8)
+ROWS = torch.export.Dim("rows", min=1, max=8)
+
+CASES = [
+    Case(
+        "a_list_appended_in_a_nested_for_with_continue_and_break_over_a_run_time_count",
+        seeded(ShotTimes),
+        _race(3, 1.5, 0, 1),
+        [
+            _race(2, 4.0, 3, 2),  # accurate: five hits end each stage early
+            _race(8, 1.2, 3, 3),  # spares used; the cut-off stops the race mid-stage
+            _race(3, 0.5, 0, 4),  # poor shooting: few hits
+            _race(3, 0.02, 0, 5),  # nothing hit: no rows at all
+        ],
+        ({0: STAGES}, {0: STAGES}, None),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "a_list_appended_on_every_iteration_of_a_nested_for_over_a_run_time_count_with_a_break",
+        seeded(ProbeReadings),
+        _grid(3, 4, 1),
+        [
+            _grid(1, 2, 2),
+            _grid(8, 6, 3),  # breaks on large readings
+            _grid(4, 0, 4),  # no probes: no rows
+            _grid(5, 3, 5, scale=0.5),  # no break
+            _grid(6, 6, 6, scale=1.4),  # the outer break
+        ],
+        ({0: ROWS}, None),
+        constructs=("for->while_loop",),
+    ),
+]
