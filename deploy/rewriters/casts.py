@@ -68,6 +68,14 @@ def len_(value: object) -> object:
     return len(value)
 
 
+def divmod_(a: object, b: object) -> tuple:
+    """``divmod(a, b)``: of a tensor, Python's floor quotient and the remainder with the divisor's
+    sign (torch has no ``__divmod__``); else Python's."""
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        return a // b, a % b
+    return divmod(a, b)
+
+
 def nonempty(value: object) -> object:
     """``len(xs) > 0`` guarding an append (passes/predicates._list_truth_form): a list itself, whose
     truth append_if reads (computing the value from at least one row where a converted loop left it

@@ -217,6 +217,9 @@ class _CallRewriter(ast.NodeTransformer):
             # the unbacked value (`bool`/`float` likewise force a Python value)
             self.ctx.rewrote = self.ctx.rewrote or func.id in _FORCING
             return ast.copy_location(ast.Call(rt(_CASTS[func.id]), node.args, []), node)
+        if isinstance(func, ast.Name) and func.id == "divmod" and len(node.args) == 2 and not node.keywords:
+            # `gate, az = divmod(flat, w)` of a tensor (an `int(...)` a graph op's body keeps a tensor)
+            return ast.copy_location(ast.Call(rt("divmod_"), node.args, []), node)
         if (
             isinstance(func, ast.Name)
             and func.id in ("min", "max")

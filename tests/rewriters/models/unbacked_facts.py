@@ -1,6 +1,8 @@
 """Facts about sizes torch cannot decide: a context window that keeps the last turns of a history (a
 slice whose start has an unknown sign, in a size branch a probe traces with guards suppressed), beat
-intervals under ``len(peaks) >= 2`` (``diff`` of a count a loop left), and ints a size branch sets."""
+intervals under ``len(peaks) >= 2`` (``diff`` of a count a loop left), ints a size branch sets, and
+a count read with ``.item()`` that may be negative, tested before the loop it bounds (the test a
+select: the loop's buffer must not be sized by the negative count)."""
 
 import torch
 from torch import nn
@@ -63,6 +65,48 @@ def _ids(*values):
     return torch.tensor(values, dtype=torch.long)
 
 
+class Overbooked(nn.Module):
+    """Bumps volunteers (cheapest first) up to the number of seats oversold; none when the flight
+    is not full (the early return)."""
+
+    def forward(self, asks, cabin):
+        oversold = int((cabin[1] - cabin[0]).item())
+        if oversold <= 0:
+            return torch.zeros(asks.shape[0]), torch.zeros(1)
+        order = torch.argsort(asks)
+        picked = []
+        for k in range(oversold):
+            if asks[order[k]] > 500.0:
+                break  # no volunteers left
+            picked.append(order[k])
+        status = torch.zeros(asks.shape[0])
+        paid = torch.zeros(1)
+        if picked:
+            chosen = torch.stack(picked)
+            status[chosen] = 1.0
+            paid = paid + asks[chosen].sum()
+        return status, paid + 1000.0 * (oversold - len(picked))
+
+
+class PeakCell(nn.Module):
+    """Where the strongest shear is, when it is strong enough: ``divmod`` of the flat argmax by the
+    row length, inside a tensor `if` (a graph op's body keeps ``int(...)`` a tensor, and torch has
+    no ``__divmod__``)."""
+
+    def forward(self, v):
+        shear = (v[:, 1:] - v[:, :-1]).abs()
+        location = torch.tensor([-1.0, -1.0])
+        if shear.max() > 2.5:
+            flat = int(torch.argmax(shear))
+            row, col = divmod(flat, shear.shape[1])
+            location = torch.tensor([(row + 0.5) * 0.25, col + 0.5])
+        return location
+
+
+def _cabin(seats, checked_in, *asks):
+    return torch.tensor(asks, dtype=torch.float32), torch.tensor([seats, checked_in], dtype=torch.float32)
+
+
 CASES = [
     Case(
         "context_window_cut_after_a_separator",
@@ -91,5 +135,27 @@ CASES = [
         (torch.arange(24, dtype=torch.float32),),
         [(torch.arange(9, dtype=torch.float32),), (torch.arange(17, dtype=torch.float32),)],
         ({0: torch.export.Dim("n", min=2, max=64)},),
+    ),
+    Case(
+        "a_run_time_count_that_may_be_negative_tested_before_the_loop_it_bounds",
+        seeded(Overbooked),
+        _cabin(10, 12, 900.0, 300.0, 450.0, 800.0, 200.0),
+        [
+            _cabin(12, 10, 900.0, 300.0, 450.0, 800.0),  # not full: negative count, early return
+            _cabin(10, 10, 300.0, 900.0, 450.0),  # exactly full
+            _cabin(10, 13, 900.0, 300.0, 950.0, 800.0),  # one volunteer for three seats
+            _cabin(10, 14, 100.0, 300.0, 450.0, 200.0, 50.0, 10.0),  # volunteers for all
+        ],
+        ({0: torch.export.Dim("passengers", min=3, max=64)}, None),
+    ),
+    Case(
+        "divmod_of_an_argmax_inside_a_tensor_branch",
+        seeded(PeakCell),
+        (torch.tensor([[0.0, 0.5, 0.2], [0.1, 4.0, 0.3], [0.2, 0.1, 0.0]]),),
+        [
+            (torch.zeros(4, 5),),  # no peak: the default
+            (torch.arange(30, dtype=torch.float32).reshape(5, 6) % 7 * 0.6,),
+        ],
+        ({0: torch.export.Dim("rows", min=2, max=16), 1: torch.export.Dim("cols", min=3, max=16)},),
     ),
 ]

@@ -302,3 +302,27 @@ def test_cross_correlation_with_a_filter_read_from_the_input(tmp_path):
         a, b = torch.randn(length), torch.randn(length)
         (actual,) = session.run([a.numpy(), b.numpy()])
         np.testing.assert_allclose(actual, CrossCorrelation()(a, b).numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_1d_pool_over_run_time_channels_and_length(tmp_path):
+    """``avg_pool1d(v.t()[None], 2, 2)`` of a (gates, azimuths) field with both sizes dynamic: the
+    channels and the length are unknown, so the unit height is inserted by EXPAND_DIMS (a RESHAPE
+    takes one unknown dim)."""
+    import torch
+    import torch.nn.functional as F
+
+    from deploy.runtimes.tflite.emit import emit_tflite
+    from deploy.runtimes.tflite.session import load
+    from tests.runtimes.tflite.export_helpers import to_onnx
+
+    class Downsample(torch.nn.Module):
+        def forward(self, v):
+            return F.avg_pool1d(v.t()[None], 2, 2) * 2.0
+
+    gates, azimuths = torch.export.Dim("gates", min=8, max=256), torch.export.Dim("az", min=8, max=90)
+    model = to_onnx(Downsample(), (torch.randn(40, 12),), dynamic_shapes=({0: gates, 1: azimuths},))
+    session = load(emit_tflite(model, tmp_path / "pool.tflite")["path"])
+    for shape in ((8, 8), (40, 12), (130, 90)):
+        v = torch.randn(*shape)
+        (actual,) = session.run([v.numpy()])
+        np.testing.assert_allclose(actual, Downsample()(v).numpy(), rtol=1e-5, atol=1e-5)

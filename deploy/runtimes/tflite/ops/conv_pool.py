@@ -65,7 +65,7 @@ def as_nhwc_2d(ctx: LoweringContext, x: Value) -> tuple[int, tuple]:
     if x.rank == 3:
         n, c, w = x.shape
         nwc = ctx.tensor(x, (0, 2, 1))
-        if n is None and w is None:  # RESHAPE takes one unknown dim: insert the unit height instead
+        if (n, c, w).count(None) > 1:  # RESHAPE takes one unknown dim: insert the unit height instead
             out = ctx.sg.add_tensor(ctx.name("expand_dims"), (n, 1, w, c), x.dtype)
             ctx.sg.add_op(OPS.EXPAND_DIMS, [nwc, ctx.int32_tensor([1])], [out])
             return out, (n, 1, w, c)
@@ -78,7 +78,7 @@ def from_nhwc_2d(ctx: LoweringContext, result: Value, rank: int, shape) -> Value
     if rank == 4:
         return result
     n, c, w = shape
-    if n is None and w is None:
+    if (n, c, w).count(None) > 1:
         options = schema.SqueezeOptionsT()
         options.squeezeDims = [1]
         tensor = ctx.sg.add_tensor(ctx.name("squeeze"), (n, w, c), result.dtype)
