@@ -5,13 +5,13 @@ from deploy.rewriters.bounded_slices import slice_of
 from deploy.rewriters.calls import call, call_method
 from deploy.rewriters.casts import (
     bool_,
+    divmod_,
     float_,
     float_item,
     full,
     full_like,
     int_,
     item,
-    divmod_,
     len_,
     linspace,
     math_call,
