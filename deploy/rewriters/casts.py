@@ -43,8 +43,14 @@ def int_(value: object = 0, *base) -> object:
             # int() raises on them, so no path eager takes has one; cast, they would be a huge
             # negative count (a buffer of negative size in onnxruntime)
             value = torch.where(value.abs() <= 9.2e18, value, torch.zeros_like(value))
+        if isinstance(value, torch.Tensor) and value.dim() > 0 and all(_is_one(d) for d in value.shape):
+            value = value.reshape(())  # `int(torch.nonzero(hits)[0])`: a number, as int() gives
         return value.to(torch.int64) if isinstance(value, torch.Tensor) else value
     return int(value, *base)
+
+
+def _is_one(size) -> bool:
+    return isinstance(size, int) and not isinstance(size, torch.SymInt) and size == 1
 
 
 def float_(value: object = 0.0) -> object:

@@ -97,11 +97,18 @@ class BreakContinueToFlags(Pass):
     name = "break-continue-to-flags"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx))
+        reads = [
+            (n.id, getattr(n, "lineno", 0))
+            for n in ast.walk(func)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        ]
+        map_blocks(func, lambda stmt: self._rewrite(stmt, ctx, reads))
 
-    def _rewrite(self, loop: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
+    def _rewrite(self, loop: ast.stmt, ctx: Context, reads: list = ()) -> list[ast.stmt] | None:
         if isinstance(loop, ast.For) and not loop.orelse and not is_range_loop(loop):
-            return _python_loop(loop, ctx)
+            end = getattr(loop, "end_lineno", None) or loop.lineno
+            read_after = {n for n, line in reads if line > end}
+            return _python_loop(loop, ctx, read_after)
         if not (isinstance(loop, ast.While) and not loop.orelse) and not is_range_loop(loop):
             return None
         has_break, has_continue = _jumps(loop.body, ast.Break), _jumps(loop.body, ast.Continue)
@@ -172,8 +179,11 @@ def _leading_break(loop: ast.For | ast.While, ctx: Context) -> list[ast.stmt] | 
     return [assign[0], loop]
 
 
-def _python_loop(loop: ast.For, ctx: Context) -> list[ast.stmt] | None:
-    """A loop that stays Python (see module docstring): guarded body, real `break` on a Python flag."""
+def _python_loop(loop: ast.For, ctx: Context, read_after: set[str] = frozenset()) -> list[ast.stmt] | None:
+    """A loop that stays Python (see module docstring): guarded body, real `break` on a Python flag.
+    A loop target read after the loop (``for ts in self.timescales: ... break`` then ``ts``) is
+    assigned inside the guard, so it keeps the item of the iteration that broke: the loop goes on
+    over the other items (idling), which would otherwise leave the last one in it."""
     has_break, has_continue = _jumps(loop.body, ast.Break), _jumps(loop.body, ast.Continue)
     if not (has_break or has_continue):
         return None
@@ -190,6 +200,13 @@ def _python_loop(loop: ast.For, ctx: Context) -> list[ast.stmt] | None:
     if not has_break:
         loop.body = before + body + own
         return None
+    targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    untouched = not ({n.id for s in before + own for n in ast.walk(s) if isinstance(n, ast.Name)} & targets)
+    if targets & read_after and untouched:
+        item = ctx.fresh("item")
+        assign = ast.copy_location(ast.Assign([loop.target], name(item)), loop.target)
+        body.insert(0, ast.fix_missing_locations(assign))
+        loop.target = ast.fix_missing_locations(ast.copy_location(name(item, True), loop.target))
     stop = ast.If(test=call(rt("python_true"), name(break_flag)), body=[ast.Break()], orelse=[])
     guarded = ast.If(test=_not_flags([break_flag]), body=body, orelse=[])
     guarded._deploy_what = "skip the iterations after `break`"

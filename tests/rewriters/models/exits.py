@@ -184,6 +184,34 @@ class LabelOrNetwork(nn.Module):
         )
 
 
+class FirstFiringScale(nn.Module):
+    """Tries time scales (a Python list) until one fires on a tensor test; the scale that fired and
+    where (``int(torch.nonzero(hits)[0])``, a one-element row) are read after the loop, and a scale
+    too long for the input is skipped by a size test."""
+
+    def __init__(self):
+        super().__init__()
+        self.scales = [1, 2, 4, 8, 16]
+
+    def forward(self, x):
+        for ts in self.scales:
+            if ts > x.shape[0] // 4:
+                continue
+            hits = (x[ts:] - x[:-ts]) > 1.0
+            if hits.any():
+                start = int(torch.nonzero(hits)[0])
+                break
+        else:
+            return torch.tensor(0), torch.tensor(-1)
+        return torch.tensor(ts), torch.tensor(start)
+
+
+def _ramp(n, at, step):
+    x = torch.zeros(n)
+    x[at:] = torch.arange(n - at, dtype=torch.float32) * step
+    return (x,)
+
+
 CASES = [
     Case(
         "index_store_in_a_branch_after_a_counting_loop",
@@ -276,5 +304,16 @@ CASES = [
             (torch.zeros(2, 4),),
         ],
         ({0: torch.export.Dim("rows", min=2, max=16)},),
+    ),
+    Case(
+        "a_python_loop_target_read_after_a_tensor_break",
+        seeded(FirstFiringScale),
+        _ramp(40, 30, 0.3),  # fires at scale 4
+        [
+            _ramp(40, 30, 5.0),  # fires at scale 1
+            _ramp(20, 10, 0.1),  # never fires: the loop's else
+            _ramp(64, 20, 0.07),  # fires at a long scale
+        ],
+        ({0: torch.export.Dim("n", min=18, max=64)},),
     ),
 ]
