@@ -53,11 +53,12 @@ def rows_while(while_stmt, cond_fn, body_fn, args: tuple, names: tuple, site_id:
                 row = as_row(value)
                 _SIZES[-1][_sizing_index(rows)] = (tuple(row.shape), row.dtype)
         return args, lists
-    if not all(is_row_list(v) for v in lists):
-        return None
+    positions, flag_lists, masks = _row_lists_and_flags(lists)
+    if len(positions) + len(flag_lists) != len(lists):
+        return None  # a list no enclosing loop carries as rows
     n = len(args)
-    leaves = [*args, *(t for rows in lists for t in (rows.buffer, rows.count))]
-    leaf_names = (*names, *(f"_deploy_rows_{k}_{part}" for k in range(len(lists)) for part in ("b", "n")))
+    leaves = [*args, *(t for k in positions for t in (lists[k].buffer, lists[k].count))]
+    leaf_names = (*names, *(f"_deploy_rows_{k}_{part}" for k in range(len(positions)) for part in ("b", "n")))
 
     def cond(*values):
         return cond_fn(*values[:n])
@@ -65,14 +66,54 @@ def rows_while(while_stmt, cond_fn, body_fn, args: tuple, names: tuple, site_id:
     def body(*values):
         new_values, appended = body_fn(*values[:n])
         out = list(new_values)
-        for k, value in enumerate(appended):
-            rows = list_append(RowList(values[n + 2 * k], values[n + 2 * k + 1]), value)
+        for j, k in enumerate(positions):
+            rows = RowList(values[n + 2 * j], values[n + 2 * j + 1])
+            rows = _appended(rows, appended[k], appended[masks[k]] if k in masks else True)
             out += [rows.buffer, rows.count]
         return tuple(out)
 
     result = while_stmt(cond, body, tuple(leaves), leaf_names, site_id)
-    rows = tuple(RowList(result[n + 2 * k], result[n + 2 * k + 1]) for k in range(len(lists)))
-    return tuple(result[:n]), rows
+    merged = list(lists)
+    for j, k in enumerate(positions):
+        merged[k] = RowList(result[n + 2 * j], result[n + 2 * j + 1])
+    for m in flag_lists:
+        merged[m] = _applied()
+    return tuple(result[:n]), tuple(merged)
+
+
+def _row_lists_and_flags(lists) -> tuple[list, list, dict]:
+    """Of a loop's appended-to lists: the positions of the RowLists, of the FlagLists whose lists
+    are all among them, and each masked RowList's FlagList position."""
+    positions = [k for k, acc in enumerate(lists) if is_row_list(acc)]
+    flag_lists = [
+        m
+        for m, acc in enumerate(lists)
+        if isinstance(acc, FlagList) and all(any(t is lists[k] for k in positions) for t in acc.of)
+    ]
+    masks = {k: m for m in flag_lists for k in positions if any(t is lists[k] for t in lists[m].of)}
+    return positions, flag_lists, masks
+
+
+def _appended(rows: RowList, value, flag, skipped=False) -> RowList:
+    """``rows`` after an iteration that appended ``value`` where ``flag`` holds (and not
+    ``skipped``): written at the count, the count moved on by the flag."""
+    if isinstance(value, Undefined) or isinstance(flag, Undefined) or skipped is True or flag is False:
+        return rows  # this iteration appended nothing
+    if value is None:  # a path that did not append (its flag is false)
+        value = rows.buffer.new_zeros(rows.buffer.shape[1:])
+    grown = list_append(rows, value)
+    count = grown.count
+    if isinstance(flag, torch.Tensor):
+        count = rows.count + flag.reshape(rows.count.shape).to(torch.int64)
+    if isinstance(skipped, torch.Tensor):
+        count = torch.where(skipped, rows.count, count)
+    return RowList(grown.buffer, count)
+
+
+def _applied() -> list:
+    flags = FlagList()
+    flags.applied = True
+    return flags
 
 
 class FlagList(list):
@@ -111,14 +152,7 @@ def rows_for(for_range, bounds, body_fn, args, accumulators, names, site_id, bre
                 row = as_row(appended[k])
                 _SIZES[-1][_sizing_index(accumulators[k])] = (tuple(row.shape), row.dtype)
         return args, accumulators
-    flag_lists = [
-        m
-        for m, acc in enumerate(accumulators)
-        if isinstance(acc, FlagList) and all(any(t is accumulators[k] for k in positions) for t in acc.of)
-    ]
-    masks = {
-        k: m for m in flag_lists for k in positions if any(t is accumulators[k] for t in accumulators[m].of)
-    }
+    positions, flag_lists, masks = _row_lists_and_flags(accumulators)
     n = len(args)
     others = [k for k in range(len(accumulators)) if k not in positions and k not in flag_lists]
 
@@ -127,25 +161,9 @@ def rows_for(for_range, bounds, body_fn, args, accumulators, names, site_id, bre
         skipped = new_values[skip_index] if skip_index >= 0 else False
         out = list(new_values)
         for j, k in enumerate(positions):
-            rows, value = values[n + j], appended[k]
-            flag = appended[masks[k]] if k in masks else True
-            if (
-                isinstance(value, Undefined)
-                or isinstance(flag, Undefined)
-                or skipped is True
-                or flag is False
-            ):
-                out.append(rows)  # this iteration appended nothing
-                continue
-            if value is None:  # a path that did not append (its flag is false)
-                value = rows.buffer.new_zeros(rows.buffer.shape[1:])
-            grown = list_append(rows, value)
-            count = grown.count
-            if isinstance(flag, torch.Tensor):
-                count = rows.count + flag.reshape(rows.count.shape).to(torch.int64)
-            if isinstance(skipped, torch.Tensor):
-                count = torch.where(skipped, rows.count, count)
-            out.append(RowList(grown.buffer, count))
+            out.append(
+                _appended(values[n + j], appended[k], appended[masks[k]] if k in masks else True, skipped)
+            )
         return tuple(out), tuple(appended[k] for k in others)
 
     extra_names = tuple(f"_deploy_rows_{j}" for j in range(len(positions)))
@@ -165,8 +183,7 @@ def rows_for(for_range, bounds, body_fn, args, accumulators, names, site_id, bre
     for k, lst in zip(others, lists):
         merged[k] = lst
     for m in flag_lists:
-        merged[m] = FlagList()
-        merged[m].applied = True
+        merged[m] = _applied()
     return tuple(values[:n]), tuple(merged)
 
 

@@ -2,7 +2,9 @@
 count known only when the model runs (``range(5 + spares)``, spares from ``.item()``), a `continue`
 and a `break` inside: the outer loop runs twice (counted_rows.counted_then_filled), first counting
 the rows, then filling a buffer of that size; the nested loop writes its rows into the list itself
-(counted_rows.rows_for), where its `continue` flags say so (FlagList)."""
+(counted_rows.rows_for), where its `continue` flags say so (FlagList). A nested `while` whose
+append sits under a tensor `if` (a flag per iteration, passes/continues.py) writes its rows the same
+way (counted_rows.rows_while)."""
 
 import torch
 from torch import nn
@@ -73,6 +75,35 @@ class ProbeReadings(nn.Module):
         return torch.stack(readings).sum(), torch.tensor(len(readings))
 
 
+class PipelineFinish(nn.Module):
+    """Batches pumped through a line hour by hour (a run-time number of hours with a `break` once
+    all are through); a nested `while` moves volume within the hour, recording when a batch ends."""
+
+    def forward(self, vols, rate_in):
+        rate = rate_in[0].abs().clamp(min=0.5)  # (inputs the check flips stay meaningful)
+        vols = vols.abs() + 0.1
+        n = vols.shape[0]
+        hours = int(torch.ceil(vols.sum() / rate).item()) + 1
+        idx = 0
+        remaining = vols[0]
+        finish = []
+        for h in range(hours):
+            capacity = rate.clone()
+            while capacity > 0 and idx < n:
+                take = torch.minimum(capacity, remaining)
+                capacity = capacity - take
+                remaining = remaining - take
+                if remaining <= 0:
+                    finish.append(h + 1 - capacity / rate)
+                    idx += 1
+                    if idx < n:
+                        remaining = vols[idx]
+            if idx >= n:
+                break
+        done = torch.stack(finish)
+        return done, torch.cat([done[:1], done[1:] - done[:-1]])
+
+
 def _race(stages, accuracy, spares, seed):
     g = torch.Generator().manual_seed(seed)
     shots = torch.rand(stages, 8, generator=g) / accuracy
@@ -114,5 +145,17 @@ CASES = [
         ],
         ({0: ROWS}, None),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "a_list_appended_under_a_tensor_if_in_a_while_nested_in_a_for_over_a_run_time_count",
+        seeded(PipelineFinish),
+        (torch.tensor([3.0, 1.5, 4.0, 2.0]), torch.tensor([2.0])),
+        [
+            (torch.tensor([0.5, 0.5]), torch.tensor([2.0])),  # both batches in the first hour
+            (torch.tensor([5.0, 0.25, 3.5, 0.75, 2.0, 6.0, 1.0]), torch.tensor([1.5])),
+            (torch.full((16,), 0.75), torch.tensor([4.0])),  # max size
+        ],
+        ({0: torch.export.Dim("n", min=2, max=16)}, None),
+        constructs=("for->while_loop", "while->while_loop"),
     ),
 ]
