@@ -41,9 +41,22 @@ def with_placeholders(own, other, names: tuple[str, ...], unbound: bool = False)
                     out[i] = pytree.tree_map(
                         lambda v: zeros_shaped_like(v) if isinstance(v, torch.Tensor) else v, theirs[i]
                     )
+        partly = [i for i in slots if _has_none_entry(out[i])]  # `return None, 0`
+        if partly:
+            theirs = probe_for_shapes(other, partly)
+            for i in partly:
+                if isinstance(theirs[i], tuple) and len(theirs[i]) == len(out[i]):
+                    out[i] = tuple(
+                        zeros_shaped_like(t) if v is None and isinstance(t, torch.Tensor) else v
+                        for v, t in zip(out[i], theirs[i])
+                    )
         return tuple(out)
 
     return branch
+
+
+def _has_none_entry(value: object) -> bool:
+    return isinstance(value, tuple) and any(v is None for v in value)
 
 
 def shaped_like(own, other, names: tuple[str, ...]):

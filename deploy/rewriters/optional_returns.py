@@ -70,6 +70,8 @@ def _flag_of(value: object) -> object:
 def _presence(value: object) -> torch.Tensor:
     if value is None or isinstance(value, Undefined):
         return torch.zeros((), dtype=torch.bool)
+    if isinstance(value, tuple) and any(v is None for v in value):  # `return None, 0`
+        return torch.zeros((), dtype=torch.bool)
     flag = _flag_of(value)
     return flag if flag is not None else torch.ones((), dtype=torch.bool)
 

@@ -79,9 +79,15 @@ class _ReturnToAssign(ast.NodeTransformer):
 def returns_none_and_values(func: ast.FunctionDef) -> bool:
     nones = values = False
     for node in own_returns(func.body):
-        is_none = node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None)
+        is_none = node.value is None or _is_none(node.value)
+        if isinstance(node.value, ast.Tuple) and any(_is_none(e) for e in node.value.elts):
+            is_none = True  # `return None, 0` beside `return ratio, feet`: the caller tests `r is None`
         nones, values = nones or is_none, values or not is_none
     return nones and values
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def own_returns(stmts: list[ast.stmt]):

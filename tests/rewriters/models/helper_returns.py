@@ -120,6 +120,39 @@ def _sites(rows: list[list[int]], pams: list[int]) -> tuple:
     return guide, sites
 
 
+class MeterFit(nn.Module):
+    """Per pattern a helper scans the marks foot by foot and gives up (``return None, 0``) once the
+    mismatches pass a limit; the caller tests ``ratio is None``."""
+
+    patterns = ((0, 1), (1, 0), (0, 0, 1))
+
+    def scan(self, marks, pattern):
+        miss, feet = 0, 0
+        for start in range(0, marks.shape[0], len(pattern)):
+            for k, want in enumerate(pattern):
+                if start + k < marks.shape[0] and marks[start + k] != want:
+                    miss += 1
+            feet += 1
+            if miss > 2:
+                break
+        else:
+            return miss / marks.shape[0], feet
+        return None, 0
+
+    def forward(self, x):
+        marks = (x > 0.5).long()
+        ratios, feet = [], []
+        for pattern in self.patterns:
+            ratio, n_feet = self.scan(marks, pattern)
+            if ratio is None:
+                ratios.append(1.0)
+                feet.append(0)
+                continue
+            ratios.append(ratio)
+            feet.append(n_feet)
+        return torch.tensor(ratios), torch.tensor(feet)
+
+
 CASES = [
     Case(
         "helper_returning_from_a_loop_over_a_possibly_empty_list",
@@ -161,5 +194,17 @@ CASES = [
         ],
         (None, {0: torch.export.Dim("sites", min=2, max=16)}),
         constructs=("for->scan",),
+    ),
+    Case(
+        "a_helper_returning_none_beside_a_number_in_a_tuple_tested_is_none",
+        seeded(MeterFit),
+        (torch.tensor([0.1, 0.9] * 4),),  # the first pattern fits, the others give up
+        [
+            (torch.tensor([0.9, 0.1] * 3),),  # the second one fits
+            (torch.tensor([0.1, 0.1, 0.9] * 3),),  # the third one fits
+            (torch.full((8,), 0.9),),  # none fits
+            (torch.tensor([0.1, 0.9, 0.1, 0.9]),),  # min size
+        ],
+        ({0: torch.export.Dim("n", min=4, max=24)},),
     ),
 ]
