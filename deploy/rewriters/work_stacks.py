@@ -19,8 +19,10 @@ The buffer needs room for the most rows the list can hold. With a step counter b
 iteration. Without one, the iterations that push are taken to be at most the number of elements
 of the largest tensor the loop carries: a work stack over positions (intervals split at a kept
 point, cells of a flood fill marked as visited) pushes only from iterations that mark a new
-position of that tensor. A loop that carries no tensor has no such bound and is refused, naming
-its line. Eagerly everything is plain Python.
+position of that tensor. Pushes from a loop nested in the body (`for c in children(obj): if not
+marked[c]: marked[c] = True; stack.append(c)`) are bounded the same way, each marking a new
+position, so the room counts them once. A loop that carries no tensor has no such bound and is
+refused, naming its line. Eagerly everything is plain Python.
 """
 
 from __future__ import annotations

@@ -55,6 +55,36 @@ def _x(*values):
     return (torch.tensor(values),)
 
 
+class ReachableObjects(nn.Module):
+    """Marks the objects reachable from a root through a reference table (-1: no reference): a
+    depth-first walk whose pushes come from a loop over the popped object's references."""
+
+    def referents(self, refs, obj):
+        row = refs[obj]
+        return row[row >= 0]
+
+    def forward(self, refs, root):
+        marked = torch.zeros(refs.shape[0], dtype=torch.bool)
+        r = root[0]
+        marked[r] = True
+        stack = [r]
+        while stack:
+            obj = stack.pop()
+            for c in self.referents(refs, obj):
+                if marked[c]:
+                    continue
+                marked[c] = True
+                stack.append(c)
+        return marked.long()
+
+
+def _heap(n, seed, root=0, null_share=0.5):
+    g = torch.Generator().manual_seed(seed)
+    refs = torch.randint(0, n, (n, 4), generator=g)
+    refs[torch.rand(n, 4, generator=g) < null_share] = -1
+    return refs, torch.tensor([root])
+
+
 CASES = [
     Case(
         "list_as_a_queue_of_intervals_split_under_a_tensor_test",
@@ -79,6 +109,19 @@ CASES = [
             _x(0.5, 0.1, 0.5, 0.5, 0.6, 0.5, 0.1, 0.9, 0.4),
         ],
         ({0: SAMPLES},),
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "a_work_stack_pushed_from_a_loop_over_each_popped_entrys_references",
+        seeded(ReachableObjects),
+        _heap(16, 1),
+        [
+            _heap(4, 2, root=3),  # min size
+            _heap(30, 3, root=7),
+            _heap(64, 4, null_share=0.2),  # max size, most objects reachable
+            _heap(12, 5, null_share=1.0),  # no references: the root alone
+        ],
+        ({0: torch.export.Dim("n", min=4, max=64)}, None),
         constructs=("while->while_loop",),
     ),
 ]
