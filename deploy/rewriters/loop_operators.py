@@ -351,6 +351,9 @@ def _graph_for(
         # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
         # on the nested Scan): the inner append loop becomes a buffered while_loop instead
         return buffered(stop)
+    if accumulators and break_index >= 0 and torch.compiler.is_dynamo_compiling() and is_sym_int(stop):
+        # a `break` in a loop over a size inside a graph op's body: the buffers take the size itself
+        return buffered(stop)
     if unbacked(stop, inside_scan=bool(accumulators) and break_index < 0):
         stop = as_tensor_value(stop)  # an unbacked bound (n = int(t.item())) cannot be closed over
     if accumulators:
