@@ -51,12 +51,6 @@ def buffered_for(
         # buffer as a 0-d tensor: no iteration is peeled for it
         examples = [_example(acc[-1]) if acc else None for acc in accumulators]
     total = trip_count(start, stop, step) if symbolic else len(range(start, stop, step))
-    if symbolic:
-        # `range(n)` with n < 0 runs no iteration, and a loop behind a test the graph computes as a
-        # select (`if n <= 0: return ...`) runs on such an n too; a probe also suppresses the
-        # torch._check in trip_count, and a buffer sized `n + 2` (n unbacked) would be guarded
-        # non-negative inside the graph loop's body (dynamo), a guard nothing can decide
-        total = torch.sym_max(total, 0)
     first, count0 = (), 0
     if pending is not None:
         first = [as_tensor_value(v) for v in pending[0]]

@@ -346,13 +346,16 @@ def _graph_for(
         # `for i in range(int(k.item())): acc.append(...)`: a buffered while_loop over an unbacked count
         if isinstance(stop, torch.Tensor):
             stop = stop.reshape(()).to(torch.int64).item()
+        if step == 1 and isinstance(stop, torch.SymInt):
+            # `range(n)` with n < 0 runs nothing, and a loop behind `if n <= 0: return ...` (a select
+            # computes that branch too) runs on such an n: its buffers must not be sized n - start.
+            # (A probe also suppresses trip_count's torch._check, and a buffer of `n + 2` rows would
+            # be guarded non-negative inside a graph loop's body, a guard nothing can decide.)
+            stop = torch.sym_max(stop, start)
         return buffered(stop)
     if accumulators and break_index < 0 and trace_state.in_loop_body_now() and is_sym_int(stop):
         # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
         # on the nested Scan): the inner append loop becomes a buffered while_loop instead
-        return buffered(stop)
-    if accumulators and break_index >= 0 and torch.compiler.is_dynamo_compiling() and is_sym_int(stop):
-        # a `break` in a loop over a size inside a graph op's body: the buffers take the size itself
         return buffered(stop)
     if unbacked(stop, inside_scan=bool(accumulators) and break_index < 0):
         stop = as_tensor_value(stop)  # an unbacked bound (n = int(t.item())) cannot be closed over

@@ -104,27 +104,6 @@ class PipelineFinish(nn.Module):
         return done, torch.cat([done[:1], done[1:] - done[:-1]])
 
 
-class RoadLengths(nn.Module):
-    """Per seed hit, follows a road layer by layer (a loop over a dynamic size, nested in the loop
-    over seeds) until no hit is close enough (a tensor `break`); the layers' picks are a list of
-    the seed's own, appended after the `break` test."""
-
-    def forward(self, hits):
-        n_layers, n_hits = hits.shape
-        lengths = []
-        for seed in range(n_hits):
-            picked = [hits[0, seed]]
-            last = hits[0, seed]
-            for layer in range(1, n_layers):
-                j = torch.argmin((hits[layer] - last).abs())
-                if (hits[layer, j] - last).abs() > 0.5:
-                    break  # road lost
-                picked.append(hits[layer, j])
-                last = hits[layer, j]
-            lengths.append(torch.stack(picked).sum() * 0.0 + len(picked))
-        return torch.stack(lengths)
-
-
 def _race(stages, accuracy, spares, seed):
     g = torch.Generator().manual_seed(seed)
     shots = torch.rand(stages, 8, generator=g) / accuracy
@@ -178,17 +157,5 @@ CASES = [
         ],
         ({0: torch.export.Dim("n", min=2, max=16)}, None),
         constructs=("for->while_loop", "while->while_loop"),
-    ),
-    Case(
-        "a_list_of_an_outer_iteration_appended_after_a_tensor_break_in_a_loop_over_a_size",
-        seeded(RoadLengths),
-        (torch.tensor([[0.0, 1.0, 2.0], [0.2, 1.9, 3.0], [0.3, 2.5, 5.0], [0.1, 2.6, 9.0]]),),
-        [
-            (torch.tensor([[0.0, 1.0], [0.2, 1.9], [0.3, 2.8]]),),  # min sizes
-            (torch.arange(24, dtype=torch.float32).reshape(4, 6) * 0.15,),  # every road goes through
-            (torch.arange(24, dtype=torch.float32).reshape(6, 4) * 0.4,),  # every road is lost at once
-        ],
-        ({0: torch.export.Dim("layers", min=3, max=8), 1: torch.export.Dim("hits", min=2, max=8)},),
-        constructs=("for->while_loop",),
     ),
 ]
