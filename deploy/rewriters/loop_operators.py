@@ -347,10 +347,8 @@ def _graph_for(
         if isinstance(stop, torch.Tensor):
             stop = stop.reshape(()).to(torch.int64).item()
         if step == 1 and isinstance(stop, torch.SymInt):
-            # `range(n)` with n < 0 runs nothing, and a loop behind `if n <= 0: return ...` (a select
-            # computes that branch too) runs on such an n: its buffers must not be sized n - start.
-            # (A probe also suppresses trip_count's torch._check, and a buffer of `n + 2` rows would
-            # be guarded non-negative inside a graph loop's body, a guard nothing can decide.)
+            # range(n < 0) runs nothing, also where a select computes the branch (`if n <= 0: return`);
+            # a probe suppresses trip_count's torch._check, so the buffer must not be sized n - start
             stop = torch.sym_max(stop, start)
         return buffered(stop)
     if accumulators and break_index < 0 and trace_state.in_loop_body_now() and is_sym_int(stop):

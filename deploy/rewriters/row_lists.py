@@ -384,7 +384,7 @@ def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room, probin
             body_fn(*fresh_copies(values))
 
     static = sites.get_site(site_id).row_appends
-    if not probing:  # a work stack: its room bounds every push, those of a nested loop too (work_stacks.py)
+    if not probing:  # a work stack: its room bounds every push, a nested loop's too (work_stacks.py)
         static = {n: (1 if count is None else count, exact) for n, (count, exact) in static.items()}
     room = max(room, 0) if isinstance(room, int) else room
     converted = lists_as_rows(args, names, room, probe if probing else None, static)
