@@ -366,7 +366,7 @@ def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room, probin
     from deploy.rewriters.loop_common import _as_loop_body_probe
     from deploy.rewriters.operators import fresh_copies
 
-    if torch.compiler.is_dynamo_compiling() or not any(isinstance(v, list) for v in args):
+    if (torch.compiler.is_dynamo_compiling() and probing) or not any(isinstance(v, list) for v in args):
         return None
     if isinstance(room, torch.Tensor) and room.numel() == 1 and not room.dtype.is_floating_point:
         # `while steps < budget` with a tensor budget: room for budget - steps rows (an unbacked size)
@@ -386,7 +386,8 @@ def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room, probin
     static = sites.get_site(site_id).row_appends
     if not probing:  # a work stack: its room bounds every push, a nested loop's too (work_stacks.py)
         static = {n: (1 if count is None else count, exact) for n, (count, exact) in static.items()}
-    room = max(room, 0) if isinstance(room, int) else room
+    # torch.sym_max: dynamo takes a SymInt for an int, and builtin max(s, 0) there gave 0
+    room = torch.sym_max(room, 0) if isinstance(room, int) else room
     converted = lists_as_rows(args, names, room, probe if probing else None, static)
     if converted is None:
         return None

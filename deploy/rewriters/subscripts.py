@@ -162,9 +162,10 @@ def _read_or_zeros(obj: torch.Tensor, index: int) -> torch.Tensor:
 
 
 def _non_negative(index: torch.Tensor, size: object) -> torch.Tensor:
-    # Loop counters are non-negative; a remainder by a symbolic size would not translate to ONNX.
-    del size
-    return index.reshape(-1).to(torch.int64)
+    """A negative position counted from the end, as eager does (``marked[c]`` with ``c = -1``, read
+    by the graph where Python short-circuits ``c >= 0 and not marked[c]``), clamped at 0."""
+    index = index.reshape(-1).to(torch.int64)
+    return torch.where(index < 0, index + as_tensor_value(size), index).clamp(min=0)
 
 
 def _in_range(index: torch.Tensor, size: object) -> torch.Tensor:

@@ -53,7 +53,7 @@ def stack_while(while_fn, cond_fn, body_fn, args: tuple, names: tuple, site_id: 
     carried as RowLists from the first test; None when no variable is a list."""
     from deploy.rewriters.row_lists import while_as_rows
 
-    if torch.compiler.is_dynamo_compiling() or not any(isinstance(v, list) for v in args):
+    if not any(isinstance(v, list) for v in args):
         return None
     room = row_room(*args) if row_room is not None else None
     if room is None:

@@ -78,11 +78,34 @@ class ReachableObjects(nn.Module):
         return marked.long()
 
 
-def _heap(n, seed, root=0, null_share=0.5):
+class MarkFromRoots(nn.Module):
+    """Marks the objects reachable from each of several roots: a work stack per root inside the
+    loop over the roots, its pushes under `c >= 0 and not marked[c]` (the graph reads `marked[-1]`
+    where Python short-circuits it)."""
+
+    def forward(self, refs, roots):
+        marked = torch.zeros(refs.shape[0], dtype=torch.bool)
+        for r in roots:
+            marked[r] = True
+            stack = [r]
+            while stack:
+                obj = stack.pop()
+                c = refs[obj, 0]
+                if c >= 0 and not marked[c]:
+                    marked[c] = True
+                    stack.append(c)
+                c = refs[obj, 1]
+                if c >= 0 and not marked[c]:
+                    marked[c] = True
+                    stack.append(c)
+        return marked.long()
+
+
+def _heap(n, seed, root=0, null_share=0.5, roots=None):
     g = torch.Generator().manual_seed(seed)
     refs = torch.randint(0, n, (n, 4), generator=g)
     refs[torch.rand(n, 4, generator=g) < null_share] = -1
-    return refs, torch.tensor([root])
+    return refs, torch.tensor(roots if roots is not None else [root])
 
 
 CASES = [
@@ -123,5 +146,17 @@ CASES = [
         ],
         ({0: torch.export.Dim("n", min=4, max=64)}, None),
         constructs=("while->while_loop",),
+    ),    Case(
+        "a_work_stack_per_root_inside_a_loop_over_the_roots",
+        seeded(MarkFromRoots),
+        _heap(16, 1, roots=[0, 3, 5]),
+        [
+            _heap(4, 2, roots=[3, 1]),  # min sizes
+            _heap(30, 3, roots=[7, 7, 2, 9]),  # a root twice
+            _heap(64, 4, null_share=0.2, roots=[1, 2, 3, 4, 5, 6, 7, 8]),  # max sizes
+            _heap(12, 5, null_share=1.0, roots=[4, 0]),  # no references: the roots alone
+        ],
+        ({0: torch.export.Dim("n", min=4, max=64)}, {0: torch.export.Dim("roots", min=2, max=8)}),
+        constructs=("for->while_loop", "while->while_loop"),
     ),
 ]
