@@ -146,7 +146,8 @@ CASES = [
         ],
         ({0: torch.export.Dim("n", min=4, max=64)}, None),
         constructs=("while->while_loop",),
-    ),    Case(
+    ),
+    Case(
         "a_work_stack_per_root_inside_a_loop_over_the_roots",
         seeded(MarkFromRoots),
         _heap(16, 1, roots=[0, 3, 5]),
