@@ -42,10 +42,14 @@ def probe(fn):
 
 
 def probe_select(pred: object, then_fn, else_fn):
-    """Within a probe, a tensor `if`: both branches computed once and picked with torch.where, their
+    """Within a probe (or the run that finds the rows' shapes of lists a nested loop appends to:
+    counted_rows.py, whose records a graph op's branch could not make), a tensor `if`: both branches computed once and picked with torch.where, their
     outputs encoded and decoded as a cond's are (a Python bool comes out a tensor, ints that differ
     a 0-d int64 tensor); None outside a probe or when the outputs do not line up."""
-    if not (torch.compiler.is_dynamo_compiling() and probing_now() and isinstance(pred, torch.Tensor)):
+    from deploy.rewriters.counted_rows import sizing_now
+
+    probing = (torch.compiler.is_dynamo_compiling() and probing_now()) or sizing_now()
+    if not (probing and isinstance(pred, torch.Tensor)):
         return None
     selected = select(
         as_predicate(pred),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import torch
 from torch._higher_order_ops.while_loop import while_loop
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, is_sym_int
@@ -65,12 +66,21 @@ def buffered_for(
         # for nothing and leaves the carried values as they were
         before = tuple(carried)
         broken = as_predicate(as_tensor_value(before[break_index])) if break_index >= 0 else None
-        carried, first = _peel(start, stop, step, body_fn, carried, len(accumulators))
+        # a size that may run no iteration (a loop in a size branch's body, traced at sizes it is
+        # never taken at): the peeled iteration then counts for nothing either, in a row of its own
+        empty = symbolic and step > 0 and not statically_known_true(stop > start)
+        if empty:
+            none_run = as_tensor_value(stop <= start)
+            broken = none_run if broken is None else torch.logical_or(broken, none_run)
+            total = total + 1
+        carried, first = _peel(start, stop, step, body_fn, carried, len(accumulators), checked=not empty)
         examples, count0 = first, 1
         if skip_index >= 0:
             count0 = torch.logical_not(as_predicate(as_tensor_value(carried[skip_index]))).to(torch.int64)
         if isinstance(broken, torch.Tensor):
-            count0 = torch.logical_and(torch.logical_not(broken), torch.as_tensor(count0).bool()).to(
+            # (as_tensor_value: torch.as_tensor(1) in a graph op's body is a lifted constant, which
+            # torch.onnx's decompositions refuse)
+            count0 = torch.logical_and(torch.logical_not(broken), as_tensor_value(count0).bool()).to(
                 torch.int64
             )
             carried = tuple(_kept_if(broken, old, new) for old, new in zip(before, carried))
@@ -135,14 +145,20 @@ def _kept_if(broken: torch.Tensor, old, new):
     old, new = as_tensor_value(old), as_tensor_value(new)
     if not (isinstance(old, torch.Tensor) and isinstance(new, torch.Tensor)) or old.shape != new.shape:
         return new
-    return torch.where(broken, old.to(new.dtype), new)
+    from deploy.rewriters.selects import _where  # (onnxruntime has no Where for bool)
+
+    return _where(broken, old.to(new.dtype), new)
 
 
-def _peel(start, stop, step, body_fn, carried, lists: int):
-    """Run the first iteration outside the loop (the trip count must be at least 1); returns the
-    carried values after it and the values it appends."""
-    torch._check(stop > start if step > 0 else stop < start)
-    new_values, appended = body_fn(start, *fresh_copies(tuple(carried)))
+def _peel(start, stop, step, body_fn, carried, lists: int, checked: bool = True):
+    """Run the first iteration outside the loop (the trip count must be at least 1 where
+    ``checked``); returns the carried values after it and the values it appends."""
+    if checked:
+        torch._check(stop > start if step > 0 else stop < start)
+    # unchecked, the index is a tensor: `x[t]` then reads clamped rather than guarding the size
+    new_values, appended = body_fn(
+        start if checked else as_tensor_value(start), *fresh_copies(tuple(carried))
+    )
     carried = tuple(as_tensor_value(v) for v in new_values)
     return carried, [as_tensor_value(v) for v in appended][:lists]
 

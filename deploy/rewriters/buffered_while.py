@@ -29,7 +29,14 @@ from deploy.rewriters import sites
 from deploy.rewriters.loop_common import carry, python_while
 from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.shrinking_loop import graph_while
-from deploy.rewriters.values import StackedList, as_predicate, as_tensor_value, check_size, is_symbolic
+from deploy.rewriters.values import (
+    StackedList,
+    as_predicate,
+    as_tensor_value,
+    check_size,
+    is_sym_int,
+    is_symbolic,
+)
 
 
 def _probe_appended(body_fn, carried: tuple) -> list[torch.Tensor]:
@@ -68,7 +75,7 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
     if any(not isinstance(e, torch.Tensor) for e in examples):
         examples = _probe_appended(body_fn, carried)
     room = max(room, 0)
-    buffers = [torch.zeros((room, *e.shape), dtype=e.dtype) for e in examples]
+    buffers = [_buffer(room, e) for e in examples]
 
     def graph_cond(count, *rest):
         test = as_predicate(as_tensor_value(cond_fn(*rest[:size])))
@@ -82,7 +89,8 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
     torch._check(total >= 0)
     torch._check(total <= room)
     stacked = tuple(
-        StackedList(acc, buffer.narrow(0, 0, total)) for acc, buffer in zip(lists, result[1 + size :])
+        StackedList(acc, _rows(buffer, total, e))
+        for acc, buffer, e in zip(lists, result[1 + size :], examples)
     )
     sites.mark_emitted(site_id, "while->while_loop")
     return tuple(result[1 : 1 + size]), stacked
@@ -94,10 +102,38 @@ def _step_into_buffers(body_fn, count, rest: tuple, size: int) -> tuple:
     values, old_buffers = rest[:size], rest[size:]
     new_values, appended = body_fn(*fresh_copies(values))
     new_buffers = [
-        buffer.index_copy(0, count.reshape(1), as_tensor_value(value).to(buffer.dtype).unsqueeze(0))
-        for buffer, value in zip(old_buffers, appended)
+        _written(buffer, count, as_tensor_value(value)) for buffer, value in zip(old_buffers, appended)
     ]
     return (*(as_tensor_value(v).clone() for v in new_values), *new_buffers)
+
+
+# Rows with a size only known at run time (the peers a nested loop found, padded to their number)
+# go into a flat buffer: carried as (rows, n, k), its stride n * k, index_copy's result has stride
+# Max(1, n) * k once the loop makes n unbacked, and while_loop refuses the two as different values.
+def _flat(example: torch.Tensor) -> bool:
+    return example.dim() > 0 and any(is_sym_int(d) for d in example.shape)
+
+
+def _buffer(rows, example: torch.Tensor) -> torch.Tensor:
+    shape = (rows * example.numel(),) if _flat(example) else (rows, *example.shape)
+    return torch.zeros(shape, dtype=example.dtype)
+
+
+def _rows(buffer: torch.Tensor, rows, example: torch.Tensor) -> torch.Tensor:
+    """The first ``rows`` rows of a buffer the loop wrote."""
+    if _flat(example):
+        return buffer.narrow(0, 0, rows * example.numel()).reshape(rows, *example.shape)
+    return buffer.narrow(0, 0, rows)
+
+
+def _written(buffer: torch.Tensor, count: torch.Tensor, value: torch.Tensor) -> torch.Tensor:
+    """``buffer`` with ``value`` as its row ``count``."""
+    value = value.to(buffer.dtype)
+    if buffer.dim() == 1 and value.dim() > 0:  # a flat buffer (_flat)
+        width = value.numel()
+        positions = count.reshape(1) * width + torch.arange(width)
+        return buffer.index_copy(0, positions, value.reshape(-1))
+    return buffer.index_copy(0, count.reshape(1), value.unsqueeze(0))
 
 
 def _count_then_fill(cond_fn, body_fn, args: tuple, lists: tuple, site_id: int, names: tuple):
@@ -120,7 +156,7 @@ def _count_then_fill(cond_fn, body_fn, args: tuple, lists: tuple, site_id: int, 
     counted = graph_while(count_cond, count_body, (zero, *fresh_copies(carried)))
     total = counted[0].item()
     check_size(total)
-    buffers = [torch.zeros((total, *e.shape), dtype=e.dtype) for e in examples]
+    buffers = [_buffer(total, e) for e in examples]
     limit = counted[0].clone()  # carried: a loop's cond cannot close over an unbacked size
 
     def fill_cond(count, bound, *rest):
@@ -131,6 +167,9 @@ def _count_then_fill(cond_fn, body_fn, args: tuple, lists: tuple, site_id: int, 
         return (count + 1, bound.clone(), *_step_into_buffers(body_fn, count, rest, size))
 
     result = graph_while(fill_cond, fill_body, (zero.clone(), limit, *carried, *buffers))
-    stacked = tuple(StackedList(acc, buffer) for acc, buffer in zip(lists, result[2 + size :]))
+    stacked = tuple(
+        StackedList(acc, _rows(buffer, total, e))
+        for acc, buffer, e in zip(lists, result[2 + size :], examples)
+    )
     sites.mark_emitted(site_id, "while->while_loop")
     return tuple(result[2 : 2 + size]), stacked

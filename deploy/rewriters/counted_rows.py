@@ -283,6 +283,11 @@ def _sizing_index(rows: object) -> int | None:
 _SIZES: list[dict] = []  # while probing: {list position: (row shape, dtype)}
 
 
+def sizing_now() -> bool:
+    """Inside the run that finds the rows' shapes (counted_then_filled)."""
+    return bool(_SIZES)
+
+
 def _entries_are_rows(values: list) -> bool:
     return all(isinstance(v, torch.Tensor) for v in values)
 

@@ -355,6 +355,19 @@ def _graph_for(
         # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
         # on the nested Scan): the inner append loop becomes a buffered while_loop instead
         return buffered(stop)
+    nested = torch.compiler.is_dynamo_compiling() and trace_state.in_loop_body_now()
+    if (
+        accumulators
+        and break_index >= 0
+        and nested
+        and is_sym_int(stop)
+        and step == 1
+        and isinstance(start, int)
+    ):
+        # a `break` in a loop over a size inside a graph loop's body: buffers of the size itself, at
+        # least start (no guard). (In a cond's branch, not: a size branch's test is no fact there, so
+        # its other reads would guard; refused, the branch becomes a select instead)
+        return buffered(torch.sym_max(stop, start))
     if unbacked(stop, inside_scan=bool(accumulators) and break_index < 0):
         stop = as_tensor_value(stop)  # an unbacked bound (n = int(t.item())) cannot be closed over
     if accumulators:

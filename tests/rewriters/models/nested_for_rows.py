@@ -104,6 +104,70 @@ class PipelineFinish(nn.Module):
         return done, torch.cat([done[:1], done[1:] - done[:-1]])
 
 
+class RoadLengths(nn.Module):
+    """Per seed hit, follows a road layer by layer (a loop over a dynamic size, nested in the loop
+    over seeds) until no hit is close enough (a tensor `break`); the layers' picks are a list of
+    the seed's own, appended after the `break` test."""
+
+    def forward(self, hits):
+        n_layers, n_hits = hits.shape
+        lengths = []
+        for seed in range(n_hits):
+            picked = [hits[0, seed]]
+            last = hits[0, seed]
+            for layer in range(1, n_layers):
+                j = torch.argmin((hits[layer] - last).abs())
+                if (hits[layer, j] - last).abs() > 0.5:
+                    break  # road lost
+                picked.append(hits[layer, j])
+                last = hits[layer, j]
+            lengths.append(torch.stack(picked).sum() * 0.0 + len(picked))
+        return torch.stack(lengths)
+
+
+class SlotRequests(nn.Module):
+    """Requests (piece, peer) for the pieces still wanted, rarest first. With few pieces left, every
+    holder is asked (a helper whose nested loops append under `continue` and a tensor `if`, behind a
+    tensor `if` that returns); else each piece goes to the first holder with a free slot (a search
+    loop appending once and breaking, its `else` counting the misses), at most 6 requests."""
+
+    def everyone(self, has, wanted):
+        requests = []
+        for k in range(has.shape[1]):
+            if not wanted[k]:
+                continue
+            for p in range(has.shape[0]):
+                if has[p, k] > 0:
+                    requests.append(torch.tensor([k, p]))
+        return requests
+
+    def forward(self, has, mine):
+        n_peers = has.shape[0]
+        wanted = (mine == 0) & (has.sum(0) > 0)
+        missed = torch.zeros((), dtype=torch.long)
+        if wanted.any() and wanted.sum() <= 2:
+            return torch.stack(self.everyone(has, wanted)), missed
+        score = has.sum(0) * has.shape[1] + torch.arange(has.shape[1], dtype=torch.float32)
+        score = torch.where(wanted, score, torch.full_like(score, float("inf")))
+        slots = torch.ones(n_peers, dtype=torch.long)
+        requests = []
+        while wanted.any() and len(requests) < 6:
+            k = int(torch.argmin(score))
+            for p in range(n_peers):
+                if slots[p] <= 0 or has[p, k] == 0:
+                    continue
+                requests.append(torch.stack([torch.tensor(k), torch.tensor(p)]))
+                slots[p] -= 1
+                break
+            else:
+                missed += 1
+            wanted[k] = False
+            score[k] = float("inf")
+        if not requests:
+            return torch.zeros(0, 2, dtype=torch.long), missed
+        return torch.stack(requests), missed
+
+
 def _race(stages, accuracy, spares, seed):
     g = torch.Generator().manual_seed(seed)
     shots = torch.rand(stages, 8, generator=g) / accuracy
@@ -117,6 +181,13 @@ def _grid(rows, probes, seed, scale=1.0):
 
 STAGES = torch.export.Dim("stages", min=2, max=8)
 ROWS = torch.export.Dim("rows", min=1, max=8)
+
+
+def _swarm(peers, pieces, seed, have=0.5, mine=0.3):
+    g = torch.Generator().manual_seed(seed)
+    has = (torch.rand(peers, pieces, generator=g) < have).float()
+    return has, (torch.rand(pieces, generator=g) < mine).float()
+
 
 CASES = [
     Case(
@@ -156,6 +227,35 @@ CASES = [
             (torch.full((16,), 0.75), torch.tensor([4.0])),  # max size
         ],
         ({0: torch.export.Dim("n", min=2, max=16)}, None),
+        constructs=("for->while_loop", "while->while_loop"),
+    ),
+    Case(
+        "a_list_of_an_outer_iteration_appended_after_a_tensor_break_in_a_loop_over_a_size",
+        seeded(RoadLengths),
+        (torch.tensor([[0.0, 1.0, 2.0], [0.2, 1.9, 3.0], [0.3, 2.5, 5.0], [0.1, 2.6, 9.0]]),),
+        [
+            (torch.tensor([[0.0, 1.0], [0.2, 1.9], [0.3, 2.8]]),),  # min sizes
+            (torch.arange(24, dtype=torch.float32).reshape(4, 6) * 0.15,),  # every road goes through
+            (torch.arange(24, dtype=torch.float32).reshape(6, 4) * 0.4,),  # every road is lost at once
+        ],
+        ({0: torch.export.Dim("layers", min=3, max=8), 1: torch.export.Dim("hits", min=2, max=8)},),
+        constructs=("for->while_loop",),
+    ),
+    Case(
+        "a_search_loop_appending_once_in_a_while_and_nested_appends_in_a_helper_behind_a_return",
+        seeded(SlotRequests),
+        _swarm(4, 10, 1),
+        [
+            _swarm(2, 2, 2, have=1.0, mine=0.0),  # min sizes: two pieces left, everyone asked
+            _swarm(6, 12, 3, have=0.2),  # few holders: misses
+            (torch.ones(3, 5), torch.tensor([1.0, 1.0, 0.0, 1.0, 1.0])),  # one piece left
+            (torch.ones(3, 6), torch.ones(6)),  # nothing wanted: no requests
+            _swarm(8, 16, 4, have=0.9, mine=0.0),  # max sizes: stops at the cap of six requests
+        ],
+        (
+            {0: torch.export.Dim("peers", min=2, max=8), 1: torch.export.Dim("pieces", min=2, max=16)},
+            {0: torch.export.Dim("pieces", min=2, max=16)},
+        ),
         constructs=("for->while_loop", "while->while_loop"),
     ),
 ]
