@@ -9,7 +9,7 @@ import torch
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters import sites
+from deploy.rewriters import sites, trace_state
 from deploy.rewriters.buffered_loop import buffered_for
 from deploy.rewriters.chunked_loop import counted_for, probe_examples
 from deploy.rewriters.loop_common import in_loop_body, loop_error
@@ -24,6 +24,34 @@ def data_bound(start: object, stop: object) -> bool:
     if isinstance(stop, torch.Tensor):
         return stop.numel() == 1 and not stop.dtype.is_floating_point
     return isinstance(stop, torch.SymInt) and bool(free_unbacked_symbols(stop))
+
+
+def buffered_bound(start, stop, step, accumulators, break_index: int):
+    """The bound of the append loops that become a buffered while_loop before any other choice
+    (loop_operators._graph_for), else None."""
+    if not accumulators:
+        return None
+    if data_bound(start, stop):
+        # `for i in range(int(k.item())): acc.append(...)`: a buffered while_loop over an unbacked count
+        if isinstance(stop, torch.Tensor):
+            stop = stop.reshape(()).to(torch.int64).item()
+        if step == 1 and isinstance(stop, torch.SymInt):
+            # range(n < 0) runs nothing, also where a select computes the branch (`if n <= 0: return`);
+            # a probe suppresses trip_count's torch._check, so the buffer must not be sized n - start
+            stop = torch.sym_max(stop, start)
+        return stop
+    if not is_sym_int(stop) or not trace_state.in_loop_body_now():
+        return None
+    if break_index < 0:
+        # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
+        # on the nested Scan): the inner append loop becomes a buffered while_loop instead
+        return stop
+    if torch.compiler.is_dynamo_compiling() and step == 1 and isinstance(start, int):
+        # a `break` in a loop over a size inside a graph loop's body: buffers of the size itself, at
+        # least start (no guard). (In a cond's branch, not: a size branch's test is no fact there, so
+        # its other reads would guard; refused, the branch becomes a select instead)
+        return torch.sym_max(stop, start)
+    return None
 
 
 def unbacked(value: object, inside_scan: bool) -> bool:

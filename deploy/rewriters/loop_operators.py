@@ -17,9 +17,9 @@ import torch
 from torch._higher_order_ops.while_loop import while_loop
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters import sites, trace_state
+from deploy.rewriters import sites
 from deploy.rewriters.appending_loops import buffered as buffered_loop
-from deploy.rewriters.appending_loops import counted, data_bound, prepended, unbacked
+from deploy.rewriters.appending_loops import buffered_bound, counted, data_bound, prepended, unbacked
 from deploy.rewriters.buffered_while import buffered_while
 from deploy.rewriters.chunked_loop import (
     chunked_for,
@@ -342,32 +342,9 @@ def _graph_for(
             skip_index,
         )
 
-    if accumulators and data_bound(start, stop):
-        # `for i in range(int(k.item())): acc.append(...)`: a buffered while_loop over an unbacked count
-        if isinstance(stop, torch.Tensor):
-            stop = stop.reshape(()).to(torch.int64).item()
-        if step == 1 and isinstance(stop, torch.SymInt):
-            # range(n < 0) runs nothing, also where a select computes the branch (`if n <= 0: return`);
-            # a probe suppresses trip_count's torch._check, so the buffer must not be sized n - start
-            stop = torch.sym_max(stop, start)
-        return buffered(stop)
-    if accumulators and break_index < 0 and trace_state.in_loop_body_now() and is_sym_int(stop):
-        # a scan nested in a while_loop body does not translate to ONNX (torch 2.13's inliner fails
-        # on the nested Scan): the inner append loop becomes a buffered while_loop instead
-        return buffered(stop)
-    nested = torch.compiler.is_dynamo_compiling() and trace_state.in_loop_body_now()
-    if (
-        accumulators
-        and break_index >= 0
-        and nested
-        and is_sym_int(stop)
-        and step == 1
-        and isinstance(start, int)
-    ):
-        # a `break` in a loop over a size inside a graph loop's body: buffers of the size itself, at
-        # least start (no guard). (In a cond's branch, not: a size branch's test is no fact there, so
-        # its other reads would guard; refused, the branch becomes a select instead)
-        return buffered(torch.sym_max(stop, start))
+    bound = buffered_bound(start, stop, step, accumulators, break_index)
+    if bound is not None:
+        return buffered(bound)
     if unbacked(stop, inside_scan=bool(accumulators) and break_index < 0):
         stop = as_tensor_value(stop)  # an unbacked bound (n = int(t.item())) cannot be closed over
     if accumulators:

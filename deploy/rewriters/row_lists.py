@@ -386,8 +386,7 @@ def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room, probin
     static = sites.get_site(site_id).row_appends
     if not probing:  # a work stack: its room bounds every push, a nested loop's too (work_stacks.py)
         static = {n: (1 if count is None else count, exact) for n, (count, exact) in static.items()}
-    # torch.sym_max: dynamo takes a SymInt for an int, and builtin max(s, 0) there gave 0
-    room = torch.sym_max(room, 0) if isinstance(room, int) else room
+    room = torch.sym_max(room, 0) if isinstance(room, int) else room  # (dynamo: builtin max(s, 0) is 0)
     converted = lists_as_rows(args, names, room, probe if probing else None, static)
     if converted is None:
         return None
