@@ -52,7 +52,7 @@ def buffered_for(
         # buffer as a 0-d tensor: no iteration is peeled for it
         examples = [_example(acc[-1]) if acc else None for acc in accumulators]
     total = trip_count(start, stop, step) if symbolic else len(range(start, stop, step))
-    first, count0 = (), 0
+    first, count0, padded = (), 0, False
     if pending is not None:
         first = [as_tensor_value(v) for v in pending[0]]
         if any(not isinstance(v, torch.Tensor) for v in first):
@@ -72,7 +72,7 @@ def buffered_for(
         if empty:
             none_run = as_tensor_value(stop <= start)
             broken = none_run if broken is None else torch.logical_or(broken, none_run)
-            total = total + 1
+            total, padded = total + 1, True
         carried, first = _peel(start, stop, step, body_fn, carried, len(accumulators), checked=not empty)
         examples, count0 = first, 1
         if skip_index >= 0:
@@ -127,7 +127,7 @@ def buffered_for(
 
     result = run(while_loop, graph_cond, graph_body, initial)
     buffers = result[skip + size :]
-    if break_index >= 0:
+    if break_index >= 0 or padded:  # (padded: a row more than the iterations, for the peeled one)
         count = result[1].item()
         torch._check(count >= 0)
         torch._check(count <= total)
