@@ -358,11 +358,9 @@ def _probed_once(start, body_fn, args) -> tuple:
 
 
 def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room, probing=True):
-    """``while_fn`` (loop_operators.while_stmt) over a `while` loop with its Python-list variables
-    carried as RowLists with room for ``room`` more iterations (the step counter's bound); the
-    values with those lists as StackedLists, or None (the caller carries the values as they are).
-    ``probing=False``: the rows' shape from the rows already in each list (a work stack, whose
-    body pops: work_stacks.py)."""
+    """``while_fn`` over a `while` loop whose Python lists are RowLists with room for ``room`` more
+    iterations; the values with those lists as StackedLists, or None. ``probing=False``: the rows'
+    shape from the rows already in each list (a work stack: work_stacks.py)."""
     from deploy.rewriters.loop_common import _as_loop_body_probe
     from deploy.rewriters.operators import fresh_copies
 
