@@ -18,8 +18,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# One worker per core (at most 4): the suite is hundreds of independent exports.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -n auto --maxprocesses=4 tests
 
 # The main job: mobilenet_v2 to ONNX with the eager-vs-ONNX summary; then the two control-flow samples,
 # whose Python if / for loop deploy rewrites into torch.cond / a scan, to ONNX and TFLite.

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # `make test` runs one worker per core: one thread each, not every worker on every core
+    torch.set_num_threads(1)
 
 
 @pytest.fixture

@@ -9,30 +9,28 @@ frames and reduces over zero chunks ("reducing over zero-size dimension"). At an
 traced at another of the user's ``verify_inputs()`` is the same program over the same ranges; the
 export keeps torch's guards and verification still compares it with eager on every input.
 
-Retried only when the first export failed quickly (a slow export would only fail slower) and with
-at most two other inputs: the largest and the smallest whose shapes differ from the example's.
+Retried at most at two other inputs, the largest and the smallest whose shapes differ from the
+example's, and never for an op a backend has no translation for (the program has that op at any
+input). Whether to retry depends only on the failure, never on how long it took: a retry decided by
+time would let machine load change what exports.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import torch
 
-from deploy.errors import NotDeployableError
-
-RETRY_WITHIN_S = 120.0
+from deploy.errors import NotDeployableError, UnsupportedOpError
 
 
 def export_at_some_example(module, example: tuple, verify: list[tuple], dynamic_shapes: Any, export):
     """``export(module, inputs, dynamic_shapes)`` at ``example``, else at up to two of ``verify``
     (see module docstring); the first error when none gives a program."""
-    start = time.perf_counter()
     try:
         return export(module, example, dynamic_shapes)
     except NotDeployableError as exc:
-        if dynamic_shapes is None or time.perf_counter() - start > RETRY_WITHIN_S:
+        if dynamic_shapes is None or isinstance(exc, UnsupportedOpError):
             raise
         first = exc
     # outside the handler: an error raised within it would chain to the first one, and the

@@ -128,17 +128,21 @@ def export_model(
     with static_spans(False) as spans:
         try:
             first = _export_once(loaded, options, progress)
-        except DeployError:
+        except DeployError as exc:
             if not spans.asked:
                 raise
-            first = None
+            first, first_error = None, exc
         if first is not None and (first.ok or not spans.asked):
             return first
     progress("again with windows x[t : t + k] read as k entries")
     with static_spans(True):
-        if first is None:
+        if first is not None:
+            return better_of(first, lambda out: _export_once(loaded, replace(options, out=out), progress))
+        try:
             return _export_once(loaded, options, progress)
-        return better_of(first, lambda out: _export_once(loaded, replace(options, out=out), progress))
+        except DeployError:
+            pass  # the error of the run that reads the model as Python does is the one to show
+    raise first_error
 
 
 def _export_once(loaded: LoadedModel, options: ExportOptions, progress: Progress) -> ExportResult:

@@ -1,6 +1,6 @@
 """Acceptance check for issue #3: 84 eager models with Python control flow, written independently of the
 rewriters (four sets of 24, 20, 20 and 20 by four checkers who had not read them), must export to ONNX
-(and, measured separately, TFLite) and match eager on every path."""
+and TFLite and match eager on every path."""
 
 from __future__ import annotations
 
@@ -18,15 +18,13 @@ MODELS_DIR = Path(__file__).parent / "controlflow"
 MODELS = sorted(p.stem for p in MODELS_DIR.glob("*.py"))
 
 # Known gaps, each with the smallest failing construct (standalone reproducers under .helpers/).
-ONNX_XFAIL: dict[str, str] = {}
-# The same models fail before the TFLite lowering is reached (the ONNX program cannot be built).
-TFLITE_XFAIL: dict[str, str] = {name: f"fails before lowering: {why}" for name, why in ONNX_XFAIL.items()}
+XFAIL: dict[str, str] = {}
 
 
-def _params(xfails: dict[str, str]) -> list:
+def _params() -> list:
     return [
-        pytest.param(name, marks=pytest.mark.xfail(reason=xfails[name], strict=True))
-        if name in xfails
+        pytest.param(name, marks=pytest.mark.xfail(reason=XFAIL[name], strict=True))
+        if name in XFAIL
         else name
         for name in MODELS
     ]
@@ -62,10 +60,10 @@ def _independent_onnx_parity(name: str, onnx_path: Path) -> None:
             np.testing.assert_allclose(g, e, rtol=1e-4, atol=1e-4 * max(1.0, float(np.abs(e).max(initial=0))))
 
 
-def _export(name: str, target: str, tmp_path: Path, path: Path | None = None):
-    result = deploy.export(path or MODELS_DIR / f"{name}.py", targets=[target], out=tmp_path)
+def _export(name: str, targets: list[str], tmp_path: Path, path: Path | None = None):
+    result = deploy.export(path or MODELS_DIR / f"{name}.py", targets=targets, out=tmp_path)
     errors = "; ".join(str(e) for e in result.errors)
-    assert result.ok, f"{name} -> {target}: {errors or result.report}"
+    assert result.ok, f"{name} -> {', '.join(targets)}: {errors or result.report}"
     return result
 
 
@@ -81,22 +79,17 @@ def test_there_are_84_models():
     assert len(MODELS) == 84
 
 
-@pytest.mark.parametrize("name", _params(ONNX_XFAIL))
-def test_exports_to_onnx_matching_eager(name, tmp_path):
-    result = _export(name, "onnx", tmp_path)
-    assert result.artifacts["onnx"].parity.ok
+@pytest.mark.parametrize("name", _params())
+def test_exports_to_onnx_and_tflite_matching_eager(name, tmp_path):
+    """One export to both targets (the TFLite lowering starts from the same ONNX graph)."""
+    result = _export(name, ["onnx", "tflite"], tmp_path)
+    assert result.artifacts["onnx"].parity.ok and result.artifacts["tflite"].parity.ok
     assert _if_sites_not_covered(result.report) == {}
     _independent_onnx_parity(name, Path(result.artifacts["onnx"].path))
     if getattr(_load(name), "EXPECT_NO_REWRITES", False):
         assert result.report["rewrites"] == []
     else:
         assert result.report["rewrites"], "control flow on tensors must be listed as rewrites"
-
-
-@pytest.mark.parametrize("name", _params(TFLITE_XFAIL))
-def test_exports_to_tflite_matching_eager(name, tmp_path):
-    result = _export(name, "tflite", tmp_path)
-    assert result.artifacts["tflite"].parity.ok
 
 
 SECOND_AFTER_FIRST = {
@@ -128,5 +121,5 @@ def verify_inputs(): return [(torch.randn(2, 10) * s,) for s in (-30.0, 30.0)]
 
 def test_two_exports_in_one_process(write_model, tmp_path):
     paths = {name: write_model(source, name) for name, source in SECOND_AFTER_FIRST.items()}
-    assert _export("first", "onnx", tmp_path / "a", paths["first.py"]).ok
-    assert _export("second", "onnx", tmp_path / "b", paths["second.py"]).ok
+    assert _export("first", ["onnx"], tmp_path / "a", paths["first.py"]).ok
+    assert _export("second", ["onnx"], tmp_path / "b", paths["second.py"]).ok

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 import deploy
-from deploy.exporter.other_examples import other_examples
+from deploy.errors import NotDeployableError, UnsupportedOpError
+from deploy.exporter.other_examples import export_at_some_example, other_examples
 
 # the size branch sits in the else side of a tensor `if` (a body dynamo traces), so its then side is
 # traced at the example's 5 frames and reduces over 5 // 8 = 0 chunks: it only traces past 8 frames
@@ -61,3 +63,33 @@ def test_other_examples_are_the_largest_and_smallest_of_other_shapes():
     verify = [(torch.zeros(2, 6),), (torch.zeros(2, 40),), (torch.zeros(2, 3),), (torch.zeros(2, 20),)]
     assert other_examples(example, verify) == [1, 2]
     assert other_examples(example, [(torch.zeros(2, 6),)]) == []
+
+
+def _failing_at(sizes: set[int], error=NotDeployableError):
+    """An export that fails for inputs whose last dim is in ``sizes``; records the sizes it saw."""
+    seen = []
+
+    def export(module, inputs, dynamic_shapes):
+        seen.append(inputs[0].shape[-1])
+        if inputs[0].shape[-1] in sizes:
+            raise error(f"failed at {inputs[0].shape[-1]}")
+        return "program", []
+
+    return export, seen
+
+
+def test_the_retry_depends_on_the_failure_only():
+    example, verify = (torch.zeros(2, 6),), [(torch.zeros(2, 40),), (torch.zeros(2, 3),)]
+    export, seen = _failing_at({6, 40})
+    program, notes = export_at_some_example(None, example, verify, {}, export)
+    assert (program, seen) == ("program", [6, 40, 3])
+    assert notes == ["traced at verify_inputs()[1]: at example_inputs() the export failed (failed at 6)"]
+    export, seen = _failing_at({6, 40, 3})
+    with pytest.raises(NotDeployableError, match="failed at 6"):
+        export_at_some_example(None, example, verify, {}, export)
+    # an op with no translation is in the program at any input; static shapes have no other program
+    for error, dynamic in ((UnsupportedOpError, {}), (NotDeployableError, None)):
+        export, seen = _failing_at({6}, error)
+        with pytest.raises(error):
+            export_at_some_example(None, example, verify, dynamic, export)
+        assert seen == [6]

@@ -141,3 +141,23 @@ def test_control_flow_sample_lists_rewrites_and_covered_branches(tmp_path):
     ((site, branches),) = res.report["branches"].items()
     assert site.endswith("branchy.py:17") and branches == {"covered": ["else", "then"], "not_covered": []}
     assert "_deploy_rt.if_stmt" in (tmp_path / "graphs" / "rewritten_source.py").read_text()
+
+
+def test_when_both_window_readings_fail_the_first_pass_error_is_shown(tmp_path, monkeypatch):
+    """A model whose windows were read is exported again with static windows; when that fails
+    too, the user sees why the export as Python reads it failed, not the variant's error."""
+    from deploy.errors import NotDeployableError
+    from deploy.exporter import pipeline
+    from deploy.rewriters.window_spans import static_spans_now
+
+    passes = []
+
+    def export_once(loaded, options, progress):
+        static = static_spans_now()  # a window was read: the pipeline tries the static reading too
+        passes.append(static)
+        raise NotDeployableError("static windows failed" if static else "python windows failed")
+
+    monkeypatch.setattr(pipeline, "_export_once", export_once)
+    with pytest.raises(NotDeployableError, match="python windows failed"):
+        deploy.export(Small(), (torch.randn(1, 3, 8, 8),), out=tmp_path)
+    assert passes == [False, True]
