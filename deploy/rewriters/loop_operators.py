@@ -272,15 +272,16 @@ def _graph_for(
         start, stop, step, body_fn = unit_steps(start, stop, step, body_fn)
     if step == 0:
         raise site.error("range() arg 3 must not be zero")
-    if accumulators and step == 1 and data_bound(0, start) and not isinstance(stop, torch.Tensor):
-        # `range(i + 1, n)` after a data-dependent `i` appends 0 or more values: counted from 0,
-        # so the buffered while_loop (which may run 0 times) takes it; scan refuses a length that
-        # may be 0
+    if accumulators and isinstance(step, int) and data_bound(0, start) and not isinstance(stop, torch.Tensor):
+        # `range(i + 1, n)` or `range(i + w, n, w)` after a data-dependent `i` appends 0 or more
+        # values: counted from 0, so the buffered while_loop (which may run 0 times) takes it; scan
+        # refuses a length that may be 0
         offset = as_tensor_value(start).reshape(()).to(torch.int64)
-        remaining = torch.clamp(as_tensor_value(stop) - offset, min=0)
+        ahead = as_tensor_value(stop) - offset if step > 0 else offset - as_tensor_value(stop)
+        remaining = torch.clamp((ahead + abs(step) - 1) // abs(step), min=0)
 
         def shifted(index, *values):
-            return body_fn(index + offset, *values)
+            return body_fn(offset + index * step, *values)
 
         rest = (shifted, args, accumulators, names, site_id, break_index, pending, skip_index)
         return _graph_for(0, remaining, 1, *rest)

@@ -124,6 +124,31 @@ class RunLengths(nn.Module):
         return torch.tensor(runs, dtype=torch.long)
 
 
+class StrideRates(nn.Module):
+    """Torque rates every `w` samples from the seat point a `while` finds (a data-dependent start):
+    a stepped loop appends each rate and breaks at the target; it may run 0 times."""
+
+    def __init__(self, w: int = 3):
+        super().__init__()
+        self.w = w
+
+    def forward(self, torque):
+        n = torque.shape[0]
+        i = 0
+        while i < n and torque[i] < 1.0:
+            i += 1
+        rates = []
+        last = i
+        for j in range(i + self.w, n, self.w):
+            last = j
+            rates.append(torque[j] - torque[j - self.w])
+            if torque[j] > 5.0:
+                break
+        if len(rates) == 0:
+            return torch.zeros(1), torch.tensor(last)
+        return torch.stack(rates), torch.tensor(last)
+
+
 class RollForward(nn.Module):
     """Autoregressive rollout for `horizon` steps (a tensor, may be 0): the list starts with the
     last observation, each step reads `preds[-1]`, and the seed is dropped with `preds[1:]`."""
@@ -229,6 +254,18 @@ CASES = [
             (torch.tensor([0.1, 0.9, 0.9, 0.1, 0.1, 0.1, 0.9]),),
         ],
         ({0: torch.export.Dim("samples", min=3, max=64)},),
+    ),
+    Case(
+        "rates_every_w_samples_from_a_data_dependent_start_until_a_break",
+        seeded(StrideRates),
+        (torch.tensor([0.1, 0.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.5, 6.0, 7.0, 8.0, 9.0]),),
+        [
+            (torch.tensor([0.1, 0.2, 0.3, 0.4]),),  # never seated: the loop runs 0 times
+            (torch.tensor([1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.1]),),  # no break: runs to the end
+            (torch.tensor([0.1, 0.2, 0.3, 1.2, 1.3, 1.4]),),  # seated, then too short for a step
+            (torch.arange(30, dtype=torch.float32) * 0.3,),  # breaks at the target
+        ],
+        ({0: torch.export.Dim("samples", min=4, max=64)},),
     ),
     Case(
         "seed_value_dropped_with_a_slice_before_cat",
