@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import torch
 
+from deploy.errors import NotDeployableError
 from deploy.rewriters.bounded_slices import is_scalar_index
 from deploy.rewriters.casts import tensor
 from deploy.rewriters.values import as_tensor_value, is_sym_int
@@ -91,10 +92,39 @@ def read_at(values: tuple | list, index: object) -> torch.Tensor | None:
 def _read_columns(values: tuple | list, index: object) -> tuple | None:
     """``trick[best]`` of a list of tuples whose entries are numbers or 0-d tensors of differing
     dtypes (a player, a suit, a rank): the tuple of each column read at the position, each in its
-    own dtype; None for any other list."""
+    own dtype; None for any other list. A column of other values (a catalog's names) is its one
+    value where all rows hold the same, else an entry that refuses any use (``CATALOG[k][4]``
+    reads a number column only)."""
     if not values or not all(isinstance(v, tuple) and v and len(v) == len(values[0]) for v in values):
         return None
     columns = [[row[k] for row in values] for k in range(len(values[0]))]
-    if not all(_scalar_entry(e) for column in columns for e in column):
+    numbers = [all(_scalar_entry(e) for e in column) for column in columns]
+    if not any(numbers):
         return None
-    return tuple(read_at(column, index) for column in columns)
+    return tuple(
+        read_at(column, index) if number else _one_value(column) for column, number in zip(columns, numbers)
+    )
+
+
+def _one_value(column: list) -> object:
+    first = column[0]
+    if all(type(e) is type(first) and not isinstance(e, torch.Tensor) and e == first for e in column):
+        return first
+    return UnreadableEntry(column)
+
+
+class UnreadableEntry:
+    """A table entry that is no number (a section's name) read at a position known only at run
+    time: the graph cannot hold it, so a use of it is refused with a message naming the column."""
+
+    def __init__(self, column: list):
+        self.column = column
+
+    def _refuse(self, *args, **kwargs):
+        shown = ", ".join(repr(e) for e in self.column[:3])
+        raise NotDeployableError(
+            f"an entry of ({shown}, ...) is read at a position known only at run time; a graph holds "
+            "numbers only: read a column of numbers, or index the names outside the model"
+        )
+
+    __str__ = __format__ = __bool__ = __len__ = __iter__ = __getitem__ = _refuse

@@ -2,6 +2,7 @@
 position counts from the end, as eager does (the graph reads `marked[c]` with `c = -1` where
 Python short-circuits `c >= 0 and not marked[c]`)."""
 
+import pytest
 import torch
 from torch import nn
 
@@ -37,3 +38,14 @@ def test_a_write_at_a_negative_position_counts_from_the_end():
         expected = x.clone()
         expected[position] = 9.0
         assert torch.equal(run(x, torch.tensor([position])), expected), position
+
+
+def test_a_named_row_read_at_a_run_time_position_keeps_its_numbers_and_refuses_its_name():
+    from deploy.errors import NotDeployableError
+    from deploy.rewriters.run_time_positions import read_at
+
+    rows = [("W8", "steel", 10.0), ("W10", "steel", 20.0)]
+    name, grade, mass = read_at(rows, torch.tensor(1))
+    assert grade == "steel" and float(mass) == 20.0
+    with pytest.raises(NotDeployableError, match="known only at run time"):
+        f"{name}"

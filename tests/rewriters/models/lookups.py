@@ -2,7 +2,8 @@
 kept (``BEST_OF[m]``) and a dict of adjustments read with ``.get(m, 0.0)`` and ``[m]`` (Python
 would hash the symbolic size); and a dict of per-phase command rows looked up by the phase a
 state machine in a converted loop carries (``DEMANDS[phase][j]``); a tuple of (row, column) steps
-indexed by a recorded move (``dr, dc = STEPS[int(moves[t])]``)."""
+indexed by a recorded move (``dr, dc = STEPS[int(moves[t])]``); a catalog of named sections read
+at the position a for/else search stopped at (``SECTIONS[min(k, 2)][2]``)."""
 
 import torch
 from torch import nn
@@ -16,6 +17,7 @@ IDLE, DIG, LIFT = 0, 1, 2
 DEMANDS = {IDLE: (0.0, 0.0), DIG: (0.8, -0.3), LIFT: (0.2, 0.9)}
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
 ITEMS = torch.export.Dim("items", min=2, max=16)
+SECTIONS = [("W8", 10.0, 1.0), ("W10", 20.0, 2.0), ("W12", 30.0, 4.0)]  # name, mass, strength
 BINS = [("small", 5.0, False), ("small", 5.0, True), ("large", 20.0, True)]  # name, capacity, fragile ok
 
 
@@ -115,6 +117,25 @@ class SetpointStates(nn.Module):
         return torch.stack(out)
 
 
+class SectionPicker(nn.Module):
+    """The lightest section strong enough for each load (for/else: none is), then its mass read
+    from the catalog at that position in a tensor branch; the catalog's names are never read."""
+
+    def forward(self, loads):
+        masses = []
+        for i in range(loads.shape[0]):
+            for k, section in enumerate(SECTIONS):  # noqa: B007 (k is read after the loop)
+                if loads[i] * section[2] > 3.0:
+                    break
+            else:
+                k = len(SECTIONS)
+            mass = torch.zeros(())
+            if loads[i] > 0.5:
+                mass = loads[i] * SECTIONS[min(k, len(SECTIONS) - 1)][1]
+            masses.append(mass)
+        return torch.stack(masses)
+
+
 CASES = [
     Case(
         "dict_on_the_module_indexed_by_a_carried_state",
@@ -170,5 +191,12 @@ CASES = [
             (torch.tensor([4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]), torch.zeros(7)),
         ],
         ({0: ITEMS}, {0: ITEMS}),
+    ),
+    Case(
+        "a_catalog_of_named_rows_read_at_a_for_else_position_in_a_branch",
+        seeded(SectionPicker),
+        (torch.tensor([0.2, 1.0, 2.0, 4.0]),),
+        [(torch.tensor([0.1, 0.9]),), (torch.tensor([5.0, 0.3, 0.6, 1.6, 3.5]),)],
+        ({0: ITEMS},),
     ),
 ]
