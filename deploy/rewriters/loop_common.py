@@ -260,6 +260,22 @@ def placeholders_for_undefined(args: tuple, run) -> tuple:
     return args
 
 
+def nones_as_placeholders(args: tuple, run) -> tuple:
+    """Loop variables still None that the body sets to a tensor (`best, best_cost = -1, None`, then
+    `if best < 0 or cost < best_cost: best, best_cost = day, cost`) as placeholders shaped by a
+    probe (placeholders_for_undefined). Eager reads them only once set (comparing with None would
+    raise); where the graph computes a read eager skips (the other side of an `or`, an untaken
+    branch) the result is discarded, and verification compares every path with eager. Those the
+    probe cannot shape stay None."""
+    nones = [i for i, v in enumerate(args) if v is None]
+    if not nones:
+        return args
+    shaped = placeholders_for_undefined(
+        tuple(Undefined(f"_none_{i}") if i in nones else v for i, v in enumerate(args)), run
+    )
+    return tuple(None if isinstance(v, Undefined) else v for v in shaped)
+
+
 def _data_dependent_shape(value: torch.Tensor) -> bool:
     # inside dynamo (a loop in a body it traces) free symbols cannot be inspected: dynamo checks
     # the loop's carried shapes itself

@@ -37,6 +37,7 @@ from deploy.rewriters.loop_common import (
     in_loop_body,
     iterations_label,
     loop_error,
+    nones_as_placeholders,
     placeholders_for_undefined,
     python_while,
     range_bounds,
@@ -320,6 +321,7 @@ def _graph_for(
     if rows is not None:  # lists the loop appends to and reads back (row_lists.py)
         return rows
     args = placeholders_for_undefined(args, lambda values: body_fn(start, *values)[0])
+    args = nones_as_placeholders(args, lambda values: body_fn(start, *values)[0])
     carried = carry(args, names, site)
     if accumulators and break_index < 0 and pending is None and is_chunked(start, stop, step):
         # `for s in range(0, n, k): outs.append(f(x[..., s : s + k]))`: the last chunk is shorter

@@ -1,7 +1,8 @@
 """``best = None`` ... ``if best is None or s > best``, and helpers that ``return None`` on some
 paths: a value that is None on one path and a tensor on another, which a torch.cond cannot merge
 without a presence flag; a helper whose `return` inside a loop gives a value and whose end
-gives None (a checkout table searched for a finishing double)."""
+gives None (a checkout table searched for a finishing double); ``best_cost = None`` guarded by a
+sentinel (``if best_day < 0 or cost < best_cost``) in a loop that may break."""
 
 import torch
 from torch import nn
@@ -178,7 +179,38 @@ class LockOnFirstStar(nn.Module):
         return torch.stack(corrections)
 
 
+class RefillDay(nn.Module):
+    """The cheapest day to refill: `best_cost` is None until a day is kept, read only behind the
+    `best_day < 0` sentinel; a cheap enough day ends the search."""
+
+    def forward(self, due):
+        best_day, best_cost = -1, None
+        for day in range(due.shape[0]):
+            cost = (due - day).abs().sum()
+            if due.min() + 2 < day:
+                continue  # too late for the first refill
+            if best_day < 0 or cost < best_cost:
+                best_day, best_cost = day, cost
+                if best_cost < 1.0:
+                    break
+        if best_day < 0:
+            return torch.tensor(-1), torch.zeros(())
+        return torch.tensor(best_day), best_cost
+
+
 CASES = [
+    Case(
+        "none_before_a_breaking_loop_read_only_behind_a_sentinel",
+        seeded(RefillDay),
+        (torch.tensor([3.0, 5.0, 4.0, 8.0]),),
+        [
+            (torch.tensor([0.5, 0.2]),),  # day 0 cheap enough: break
+            (torch.tensor([9.0, 1.0, 7.0, 2.0, 6.0, 3.0]),),
+            (torch.tensor([30.0, 31.0]),),
+            (torch.tensor([-5.0, -6.0, -7.0]),),  # every day too late: no day kept
+        ],
+        ({0: torch.export.Dim("scripts", min=2, max=16)},),
+    ),
     Case(
         "none_before_a_loop_set_on_the_first_kept_frame",
         seeded(LockOnFirstStar),
