@@ -26,13 +26,15 @@ def with_placeholders(own, other, names: tuple[str, ...], unbound: bool = False)
         out = list(own())
         # in a loop body (``unbound``), also a variable of the user's this path leaves unbound (`j` set only
         # where the other path then `continue`s, set again before it is read): eager never reads it
-        # on this path (Python would raise there). At the top level such a variable is an error
-        # naming it (a tensor made in one branch only and used after the `if`).
+        # on this path (Python would raise there); likewise one still None here (`best_cost = None`
+        # before the loop, set where the other path keeps a row: read only behind a sentinel). At
+        # the top level such a variable is an error naming it (a tensor made in one branch only and
+        # used after the `if`).
         missing = [
             i
             for i in range(len(out))
             if (i in slots and (out[i] is None or isinstance(out[i], Undefined)))
-            or (unbound and isinstance(out[i], Undefined))
+            or (unbound and (isinstance(out[i], Undefined) or out[i] is None))
         ]
         if missing:
             theirs = probe_for_shapes(other, missing)

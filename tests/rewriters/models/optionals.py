@@ -2,7 +2,8 @@
 paths: a value that is None on one path and a tensor on another, which a torch.cond cannot merge
 without a presence flag; a helper whose `return` inside a loop gives a value and whose end
 gives None (a checkout table searched for a finishing double); ``best_cost = None`` guarded by a
-sentinel (``if best_day < 0 or cost < best_cost``) in a loop that may break."""
+sentinel (``if best_day < 0 or cost < best_cost``) in a loop that may break, and in a helper's
+loop called under a tensor branch in another loop's body (a paddock picked when grass runs out)."""
 
 import torch
 from torch import nn
@@ -198,7 +199,49 @@ class RefillDay(nn.Module):
         return torch.tensor(best_day), best_cost
 
 
+class PaddockRotation(nn.Module):
+    """Grazing days: when the current paddock runs out, a helper picks the rested paddock with the
+    most grass (`best_cover` None until one is kept, a `continue` path leaving it None), inside
+    a tensor branch of the loop over days."""
+
+    def pick(self, cover, rest, current):
+        best, best_cover = -1, None
+        for p in range(cover.shape[0]):
+            if p == current or rest[p] < 2:
+                continue
+            if best < 0 or cover[p] > best_cover:
+                best, best_cover = p, cover[p]
+        return best
+
+    def forward(self, cover, growth):
+        cover = cover.clone()
+        rest = torch.zeros(cover.shape[0], dtype=torch.long)
+        current = int(torch.argmax(cover))
+        where = []
+        for day in range(growth.shape[0]):
+            if cover[current] < 1.0:
+                nxt = self.pick(cover, rest, current)
+                if nxt >= 0:
+                    current = nxt
+            cover[current] = cover[current] - 0.7
+            rest = rest + 1
+            rest[current] = 0
+            cover = cover + growth[day]
+            where.append(torch.tensor(current))
+        return cover, torch.stack(where)
+
+
 CASES = [
+    Case(
+        "none_before_a_helper_loop_under_a_branch_in_a_loop_body_with_a_continue",
+        seeded(PaddockRotation),
+        (torch.tensor([1.5, 2.0, 1.2, 0.5]), torch.tensor([0.1, 0.05, 0.2, 0.1, 0.0])),
+        [
+            (torch.tensor([0.5, 0.6]), torch.tensor([0.0, 0.0, 0.0])),
+            (torch.tensor([3.0, 1.0, 2.5, 0.2, 2.2, 1.1]), torch.tensor([0.3, 0.1])),
+        ],
+        ({0: torch.export.Dim("paddocks", min=2, max=16)}, {0: torch.export.Dim("days", min=2, max=32)}),
+    ),
     Case(
         "none_before_a_breaking_loop_read_only_behind_a_sentinel",
         seeded(RefillDay),
