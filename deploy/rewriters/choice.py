@@ -15,6 +15,7 @@ from torch import nn
 from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.casts import tensor
 from deploy.rewriters.run_time_positions import read_at
+from deploy.rewriters.string_keys import StringKey, keyed_entries
 from deploy.rewriters.subscripts import getitem
 from deploy.rewriters.values import as_tensor_value, is_symbolic, is_tracing
 
@@ -73,49 +74,11 @@ class Choice:
         return stacked.index_select(0, index).squeeze(0)
 
 
-class StringKey:
-    """The key a string state holds where its code is a value the model computes (string_key)."""
-
-    def __init__(self, code, literals: tuple[str, ...]):
-        self.code, self.literals = code, literals
-
-    def __eq__(self, other: object):  # a test of the code; a literal it cannot hold is never equal
-        if isinstance(other, str):
-            return self.code == self.literals.index(other) if other in self.literals else False
-        return NotImplemented
-
-    def __ne__(self, other: object):
-        if isinstance(other, str):
-            return self.code != self.literals.index(other) if other in self.literals else True
-        return NotImplemented
-
-    __hash__ = None
-
-
-def string_returns(fn, literals: tuple[str, ...]):
-    """``fn`` (its returns made codes) giving back the literal of its code: string_key of the result."""
-    import functools
-
-    @functools.wraps(fn)
-    def literal_of_code(*args, **kwargs):
-        return string_key(fn(*args, **kwargs), literals)
-
-    return literal_of_code
-
-
-def string_key(code: object, literals: tuple[str, ...]) -> object:
-    """The literal whose code a string state (passes/string_states.py) holds: the string itself for
-    a Python int (every eager run), a StringKey for a code the model computes while exporting."""
-    if is_symbolic(code) or isinstance(code, torch.Tensor):
-        return StringKey(code, literals)
-    return literals[code]
-
-
 def pick(container: object, index: object, site_id: int) -> object:
     """``container[index]``: a Choice for a symbolic index into a list of modules or tensors; for a
     string state's key (``self.heads[script]``), among the entries of the literals it may hold."""
     if isinstance(index, StringKey):
-        container, index = [container[text] for text in index.literals], index.code
+        container, index = keyed_entries(container, index), index.code
     if isinstance(container, (torch.Tensor, dict)):
         # a buffer indexed by a 0-d tensor: index_select, no .item(); a dict of numbers at a state
         # a converted loop carries (`self.setpoints[state]`): getitem's run-time lookup (mappings.py)

@@ -25,7 +25,7 @@ from deploy.rewriters.casts import (
     tensor,
     transposed,
 )
-from deploy.rewriters.choice import pick, string_key, string_returns
+from deploy.rewriters.choice import pick
 from deploy.rewriters.compacted import compact
 from deploy.rewriters.counted_rows import flags_of
 from deploy.rewriters.full_lists import full_length
@@ -60,6 +60,7 @@ from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_re
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of, split_step
 from deploy.rewriters.size_factories import fftfreq, hann_window, rfftfreq
 from deploy.rewriters.slot_lists import compact_slots
+from deploy.rewriters.string_keys import string_code, string_key, string_returns
 from deploy.rewriters.subscripts import getitem, nonzero_read, setitem, store, truncate
 from deploy.rewriters.values import Undefined, append_if, cat, list_truth, stack, take_last
 from deploy.rewriters.window_spans import span
@@ -141,6 +142,7 @@ __all__ = [
     "span",
     "split_step",
     "stack",
+    "string_code",
     "string_key",
     "string_returns",
     "store",

@@ -23,6 +23,7 @@ from deploy.rewriters.casts import tensor
 from deploy.rewriters.mappings import lookup, run_time_key
 from deploy.rewriters.row_lists import list_item
 from deploy.rewriters.run_time_positions import read_at, run_time_position, stored_at
+from deploy.rewriters.string_keys import StringKey, keyed_entries
 from deploy.rewriters.trace_state import in_loop_body_now, selects_in_body_now
 from deploy.rewriters.values import StackedList, as_tensor_value, is_row_list, is_sym_int, is_tracing
 from deploy.rewriters.window_spans import Span, read_window
@@ -45,6 +46,8 @@ def _plain(index: object) -> object:
 
 def getitem(obj: object, index: object) -> object:
     """``obj[index]`` where the index may hold a converted loop's 0-d tensor counter."""
+    if isinstance(index, StringKey):  # `COOLING[mode]`, mode a string state a converted loop carries
+        obj, index = keyed_entries(obj, index), index.code
     if is_row_list(obj):  # `known[i]` in a helper the list was passed to (row_lists.RowList)
         return list_item(obj, _plain(index))
     if isinstance(obj, StackedList) and is_tracing():

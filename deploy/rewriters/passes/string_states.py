@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import ast
 
+from deploy.rewriters.analysis import assigned_names
 from deploy.rewriters.passes.base import Context, Pass, call, rooted_at_self, rt
+from deploy.rewriters.passes.string_returns import returned_literals
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
@@ -49,6 +51,9 @@ class _Uses(ast.NodeVisitor):
         self.nested: set[str] = set()
         self.keys: dict[str, list[ast.Subscript]] = {}  # `self.heads[name]` reads
         self.identity: dict[str, list[ast.Compare]] = {}  # `state is None` tests
+        self.results: dict[str, list[ast.Assign]] = {}  # `mode = next_mode(mode, t)`
+        self.passed: dict[str, list[tuple[ast.Call, int]]] = {}  # positional arguments of calls
+        self.module_keys: dict[str, list[ast.Subscript]] = {}  # `COOLING[mode]`, COOLING a global
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and _literal(node.value):
@@ -56,6 +61,11 @@ class _Uses(ast.NodeVisitor):
             self.assigned.add(node.targets[0].id)
             return
         target = node.targets[0]
+        if len(node.targets) == 1 and isinstance(target, ast.Name) and isinstance(node.value, ast.Call):
+            self.results.setdefault(target.id, []).append(node)
+            self.assigned.add(target.id)
+            self.visit(node.value)
+            return
         if (  # `state, value = "number", c - 48`: each literal entry as its own assignment
             len(node.targets) == 1
             and isinstance(target, ast.Tuple)
@@ -91,16 +101,26 @@ class _Uses(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        if (
-            isinstance(node.ctx, ast.Load)
-            and isinstance(node.slice, ast.Name)
-            and isinstance(node.value, ast.Attribute)
-            and rooted_at_self(node.value)
-        ):
-            self.keys.setdefault(node.slice.id, []).append(node)
-            self.visit(node.value)
-            return
+        if isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Name):
+            if isinstance(node.value, ast.Attribute) and rooted_at_self(node.value):
+                self.keys.setdefault(node.slice.id, []).append(node)
+                self.visit(node.value)
+                return
+            if isinstance(node.value, ast.Name):
+                self.module_keys.setdefault(node.slice.id, []).append(node)
+                self.visit(node.value)
+                return
         self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.visit(node.func)
+        for i, arg in enumerate(node.args):
+            if isinstance(arg, ast.Name):
+                self.passed.setdefault(arg.id, []).append((node, i))
+            else:
+                self.visit(arg)
+        for keyword in node.keywords:
+            self.visit(keyword.value)
 
     def visit_Name(self, node: ast.Name) -> None:
         self.other.add(node.id)
@@ -110,6 +130,63 @@ class _Uses(ast.NodeVisitor):
             self.nested.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
             return
         super().generic_visit(node)
+
+
+def _helper(ctx: Context, callee: ast.expr) -> tuple[ast.FunctionDef, bool] | None:
+    """The parsed user function a call names, and whether it is a method of ``self``."""
+    from deploy.rewriters.convert import _parse, is_user_function
+
+    target = ctx.resolve(callee) if ctx.resolve is not None else None
+    if not is_user_function(target):
+        return None
+    try:
+        func, _ = _parse(target)
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    return func, isinstance(callee, ast.Attribute)
+
+
+def _compares_only(func: ast.FunctionDef, param: str) -> bool:
+    """``param`` is compared with literals in ``func``, and otherwise at most returned."""
+    compared, allowed = False, set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == param:
+            if len(node.ops) == 1 and _literals(node.comparators[0]) is not None:
+                compared = True
+                allowed.add(id(node.left))
+        elif isinstance(node, ast.Return) and isinstance(node.value, ast.Name) and node.value.id == param:
+            allowed.add(id(node.value))
+    names = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == param]
+    return compared and all(id(n) in allowed for n in names)
+
+
+class _Helpers:
+    """What the calls a string state goes through ask of it: the literals they may give back, or
+    None when one of them could see the code where it needs the string."""
+
+    def __init__(self, ctx: Context, func: ast.FunctionDef, uses: _Uses):
+        self.ctx, self.uses, self.local = ctx, uses, assigned_names(func.body)
+
+    def literals(self, name: str) -> list[str] | None:
+        found: list[str] = []
+        for assign in self.uses.results.get(name, []):  # `mode = next_mode(mode, t)`
+            helper = _helper(self.ctx, assign.value.func)
+            given = returned_literals(helper[0]) if helper is not None else None
+            if given is None:
+                return None
+            found += given[0]
+        for call_node, position in self.uses.passed.get(name, []):  # `next_mode(mode, t)`
+            helper = _helper(self.ctx, call_node.func)
+            if helper is None:
+                return None
+            params = [a.arg for a in helper[0].args.args][1 if helper[1] else 0 :]
+            if position >= len(params) or not _compares_only(helper[0], params[position]):
+                return None
+        for read in self.uses.module_keys.get(name, []):  # `COOLING[mode]`, a module dict
+            table = self.ctx.resolve(read.value) if read.value.id not in self.local else None
+            if not (isinstance(table, dict) and table and all(isinstance(k, str) for k in table)):
+                return None
+        return found
 
 
 class StringStatesToCodes(Pass):
@@ -126,13 +203,41 @@ class StringStatesToCodes(Pass):
         names = (set(uses.literals) & uses.assigned) - uses.other - uses.nested - params
         # at least one string (a variable only ever None is an optional: passes/optionals.py)
         names = {n for n in names if any(isinstance(c.value, str) for c in uses.literals[n])}
+        helpers = _Helpers(ctx, func, uses)
+        extra = {n: helpers.literals(n) for n in names}
+        names = {n for n in names if extra[n] is not None}
+        keyed: dict[int, ast.expr] = {}
         for name in sorted(names):
             for test in uses.identity.get(name, []):  # `state is None` of codes: `state == code`
                 test.ops = [ast.Eq() if isinstance(test.ops[0], ast.Is) else ast.NotEq()]
             codes: dict[str | None, int] = {}
             for constant in uses.literals[name]:
                 constant.value = codes.setdefault(constant.value, len(codes))
+            for text in extra[name]:
+                codes.setdefault(text, len(codes))
             literals = ast.Tuple([ast.Constant(text) for text in codes], ast.Load())
+            for assign in uses.results.get(name, []):
+                assign.value = call(rt("string_code"), assign.value, literals)
+            for call_node, position in uses.passed.get(name, []):
+                call_node.args[position] = call(rt("string_key"), call_node.args[position], literals)
+            for read in uses.module_keys.get(name, []):
+                keyed[id(read)] = call(
+                    rt("getitem"), read.value, call(rt("string_key"), read.slice, literals)
+                )
             for read in uses.keys.get(name, []):
                 read.deploy_source = ast.unparse(read)  # the site names the user's source
                 read.slice = call(rt("string_key"), read.slice, literals)
+        if keyed:
+            _KeyedReads(keyed).visit(func)
+
+
+class _KeyedReads(ast.NodeTransformer):
+    """Each module-dict read of a string state -> its runtime getitem (a StringKey is no dict key)."""
+
+    def __init__(self, keyed: dict[int, ast.expr]):
+        self.keyed = keyed
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        new = self.keyed.get(id(node))
+        return ast.copy_location(new, node) if new is not None else node

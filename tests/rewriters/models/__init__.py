@@ -61,6 +61,7 @@ from tests.rewriters.models import (
     sliding_history,
     slot_appends,
     state,
+    string_states,
     subscript_updates,
     truthiness,
     two_breaks,
@@ -102,6 +103,7 @@ CASES = (
     + exits.CASES
     + indexing.CASES
     + state.CASES
+    + string_states.CASES
     + decoding.CASES
     + nested.CASES
     + repros.CASES
