@@ -8,6 +8,11 @@ branch is computed this way, every ``while_loop`` emitted at the top level of it
 and-ed with the branch's predicate, so on the path not taken it stops before its first iteration.
 The same holds for a top-level probe of a branch (its nodes are dead, but the checks torch adds on a
 size it reads, ``top`` in ``x[top:bottom]``, keep them in the program): its loops run no iterations.
+
+Such a loop leaves its lists empty on the path not taken, so what the branch computes from them
+must not fail there either: ``last[-1:].expand(rest)`` (the last row repeated) reads one zero row
+instead of none (``expand``, also in a cond's branch traced there); the path taken reads its rows
+as before.
 """
 
 from __future__ import annotations
@@ -69,3 +74,25 @@ def guarded_cond(cond_fn):
         return torch.logical_and(guard.reshape(()), cond_fn(*values))
 
     return cond
+
+
+def expand(x: object, *sizes: object) -> object:
+    """``x.expand(*sizes)``; while exporting, each dim of a symbolic size gets at least one (zero)
+    row first: a size 1 on the path taken can be 0 on a path computed but not taken (or in a cond's
+    branch under it), where an expand from 0 rows fails when the program runs. Wherever eager's
+    expand succeeds this is the same: a size of 1 or more is kept, and 0 expands only to 0."""
+    from deploy.rewriters.values import is_tracing
+
+    if not (isinstance(x, torch.Tensor) and is_tracing()):
+        return x.expand(*sizes)
+    shape = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, torch.Size)) else sizes
+    lead = len(shape) - x.dim()
+    for d in range(x.dim()):
+        size, target = x.shape[d], shape[lead + d]
+        if (isinstance(target, int) and target in (-1, 1)) or (isinstance(size, int) and size != 1):
+            continue
+        # (a size torch takes for 1, ``rows[-1:]`` of a data-dependent count, may be 0 there too)
+        at_least_one = size if isinstance(size, int) else torch.sym_max(size, 1)
+        padded = torch.cat([x, x.new_zeros(*x.shape[:d], 1, *x.shape[d + 1 :])], d)
+        x = padded.narrow(d, 0, at_least_one)
+    return x.expand(*sizes)

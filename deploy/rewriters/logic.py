@@ -44,6 +44,10 @@ def _chain(thunks, how: str) -> object:
         value = list_truth(value)
         if is_symbolic(value):
             left, right = truth(value), truth(thunk())
+            if type(right) is bool and right != (how == "and"):
+                # `big and depth < limit` with the limit reached: False whatever `big` is (a cond
+                # there would trace a branch that recurses past the limit)
+                return right
             value = mark_combined(combine(_bool_tensor(left), _bool_tensor(right)), left, right, how)
         elif bool(value) != (how == "and"):  # `and` stops at a falsy value, `or` at a truthy one
             return value

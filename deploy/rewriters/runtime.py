@@ -2,6 +2,7 @@
 
 from deploy.rewriters.argument_updates import returned_and_updated, updated_arguments
 from deploy.rewriters.bounded_slices import slice_of
+from deploy.rewriters.branch_guards import expand
 from deploy.rewriters.calls import call, call_method
 from deploy.rewriters.casts import (
     bool_,
@@ -126,6 +127,7 @@ __all__ = [
     "or_",
     "range_",
     "entries_of",
+    "expand",
     "mapped_entries",
     "kept_entries",
     "pick",

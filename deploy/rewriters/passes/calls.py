@@ -17,6 +17,7 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
   ``torch.hann_window(n)``, ``torch.fft.rfftfreq(n, d)`` / ``fftfreq`` -> runtime versions (the same).
 - ``math.log(n)`` (``sqrt``, ``exp``, ...) of a dynamic size or tensor -> a 0-d tensor (Python's
   would specialise the size).
+- ``x.expand(n)`` -> a runtime version (a branch computed but not taken may hold no rows there).
 - ``w.T`` / ``w.mT`` -> runtime calls (a permute traced in the body, not a lifted aliasing input).
 """
 
@@ -279,6 +280,10 @@ class _CallRewriter(ast.NodeTransformer):
         if _is_method(func, "roll") and node.args:
             self.ctx.rewrote = True
             return ast.copy_location(ast.Call(rt("roll"), [func.value, *node.args], node.keywords), node)
+        if _is_method(func, "expand") and node.args and not node.keywords:
+            # `last[-1:].expand(rest)` after a loop in the rest of a function after an early
+            # `return`: computed beside that return, the loop ran no rows (branch_guards.expand)
+            return ast.copy_location(ast.Call(rt("expand"), [func.value, *node.args], []), node)
         if _is_unfold(func, node):
             self.ctx.rewrote = True  # `frame.unfold(0, T // 2, 1)`: Tensor.unfold fixes its window size
             return ast.copy_location(ast.Call(rt("unfold"), [func.value, *node.args], []), node)

@@ -2,7 +2,8 @@
 `if not hits:`): its length > 0, kept symbolic when the length is data-dependent; `bool(a and b)` of
 tensor tests; ``all(state[o] == 0 for o in ...)`` over a generator of tensor tests, also over the
 numbers a comprehension keeps by a tensor test (``[l for l in range(4) if l != PAIR[leg]]`` with
-``leg`` a graph loop's counter)."""
+``leg`` a graph loop's counter); ``big and depth < limit`` where the Python test is false (a helper
+recursing on halves down to a depth limit: no branch traced past the limit)."""
 
 import torch
 from torch import nn
@@ -140,6 +141,18 @@ class PairedLegLatch(nn.Module):
         return torch.stack(out)
 
 
+class HalvingCost(nn.Module):
+    """A cost that splits a job in two while it is large, at most three levels deep."""
+
+    def cost(self, job, depth):
+        if job.sum() > 8.0 and depth < 3:
+            return 2.0 * self.cost(job / 2.0, depth + 1) + 0.1
+        return job.square().mean()
+
+    def forward(self, jobs):
+        return torch.stack([self.cost(jobs[i], 0) for i in range(jobs.shape[0])])
+
+
 CASES = [
     Case(
         "helper_returning_an_and_of_names_holding_tests",
@@ -197,5 +210,15 @@ CASES = [
         ],
         ({0: torch.export.Dim("t", min=2, max=16)},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "recursion_under_a_tensor_test_and_a_depth_limit",
+        seeded(HalvingCost),
+        (torch.tensor([[1.0, 2.0], [30.0, 40.0], [5.0, 4.0]]),),
+        [
+            (torch.tensor([[1.0, 1.0], [2.0, 1.0]]),),  # no split
+            (torch.tensor([[300.0, 400.0], [6.0, 5.0]]),),  # split down to the depth limit
+        ],
+        ({0: torch.export.Dim("jobs", min=2, max=8)},),
     ),
 ]
