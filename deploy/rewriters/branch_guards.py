@@ -81,7 +81,7 @@ def expand(x: object, *sizes: object) -> object:
     row first: a size 1 on the path taken can be 0 on a path computed but not taken (or in a cond's
     branch under it), where an expand from 0 rows fails when the program runs. Wherever eager's
     expand succeeds this is the same: a size of 1 or more is kept, and 0 expands only to 0."""
-    from deploy.rewriters.values import is_tracing
+    from deploy.rewriters.values import is_sym_int, is_tracing
 
     if not (isinstance(x, torch.Tensor) and is_tracing()):
         return x.expand(*sizes)
@@ -89,7 +89,8 @@ def expand(x: object, *sizes: object) -> object:
     lead = len(shape) - x.dim()
     for d in range(x.dim()):
         size, target = x.shape[d], shape[lead + d]
-        if (isinstance(target, int) and target in (-1, 1)) or (isinstance(size, int) and size != 1):
+        # (is_sym_int: inside dynamo a SymInt poses as an int, and `target in (-1, 1)` would guard)
+        if (not is_sym_int(target) and target in (-1, 1)) or (isinstance(size, int) and size != 1):
             continue
         # (a size torch takes for 1, ``rows[-1:]`` of a data-dependent count, may be 0 there too)
         at_least_one = size if isinstance(size, int) else torch.sym_max(size, 1)
