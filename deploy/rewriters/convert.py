@@ -118,6 +118,17 @@ def _parse(fn: types.FunctionType) -> tuple[ast.FunctionDef, Context]:
     return func, Context(file=file, first_line=first_line, lines=[line.rstrip("\n") for line in lines])
 
 
+def parsed_user_function(target: object) -> ast.FunctionDef | None:
+    """The parsed source of a user function a call names (passes that read a helper's body before
+    any conversion); None for anything else or a source that cannot be read."""
+    if not is_user_function(target):
+        return None
+    try:
+        return _parse(target)[0]
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+
+
 def _explicit_super(func: ast.FunctionDef) -> None:
     """``super()`` -> ``super(__class__, self)``: the zero-argument form reads the first argument of
     the frame it runs in, which is a branch or loop-body function once a pass has moved it there."""

@@ -135,13 +135,10 @@ class _Inliner:
         return [ast.fix_missing_locations(s) for s in out] or None
 
     def _parsed(self, target: object) -> ast.FunctionDef | None:
-        from deploy.rewriters.convert import _parse, is_user_function
+        from deploy.rewriters.convert import parsed_user_function
 
-        if not is_user_function(target) or target.__code__.co_filename != self.ctx.file:
-            return None
-        try:
-            func, _ = _parse(target)
-        except (OSError, TypeError, SyntaxError, IndentationError):
+        func = parsed_user_function(target)
+        if func is None or target.__code__.co_filename != self.ctx.file:
             return None
         return func if func.body and _inlinable(func) else None
 

@@ -30,10 +30,9 @@ def _literal(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
-def returned_literals(func: ast.FunctionDef) -> tuple[tuple[str, ...], set[str]] | None:
+def returned_literals(func: ast.FunctionDef) -> tuple[str, ...] | None:
     """The literals a helper gives back when every return is a string literal or a parameter it
-    compares with literals (``return mode``: the state passed through), with those parameters;
-    None for any other helper."""
+    compares with literals (``return mode``: the state passed through); None for any other helper."""
     returns = list(own_returns(func.body))
     if not returns or not func.body or not isinstance(func.body[-1], ast.Return):
         return None
@@ -57,7 +56,7 @@ def returned_literals(func: ast.FunctionDef) -> tuple[tuple[str, ...], set[str]]
     if not passed and len(set(texts)) < 2:
         return None
     literals = texts + [v for values in compared.values() for v in values if isinstance(v, str)]
-    return tuple(dict.fromkeys(literals)), passed
+    return tuple(dict.fromkeys(literals))
 
 
 class StringReturnsToCodes(Pass):
@@ -66,10 +65,9 @@ class StringReturnsToCodes(Pass):
     name = "string-returns-to-codes"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        found = returned_literals(func)
-        if found is None:
+        literals = returned_literals(func)
+        if literals is None:
             return
-        literals, passed = found
         texts = ast.Tuple([ast.Constant(text) for text in literals], ast.Load())
         for ret in own_returns(func.body):
             if isinstance(ret.value, ast.Name):  # `return mode`: the code of what the caller passed

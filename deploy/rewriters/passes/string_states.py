@@ -134,16 +134,10 @@ class _Uses(ast.NodeVisitor):
 
 def _helper(ctx: Context, callee: ast.expr) -> tuple[ast.FunctionDef, bool] | None:
     """The parsed user function a call names, and whether it is a method of ``self``."""
-    from deploy.rewriters.convert import _parse, is_user_function
+    from deploy.rewriters.convert import parsed_user_function
 
-    target = ctx.resolve(callee) if ctx.resolve is not None else None
-    if not is_user_function(target):
-        return None
-    try:
-        func, _ = _parse(target)
-    except (OSError, TypeError, SyntaxError, IndentationError):
-        return None
-    return func, isinstance(callee, ast.Attribute)
+    func = parsed_user_function(ctx.resolve(callee) if ctx.resolve is not None else None)
+    return (func, isinstance(callee, ast.Attribute)) if func is not None else None
 
 
 def _compares_only(func: ast.FunctionDef, param: str) -> bool:
@@ -160,33 +154,28 @@ def _compares_only(func: ast.FunctionDef, param: str) -> bool:
     return compared and all(id(n) in allowed for n in names)
 
 
-class _Helpers:
-    """What the calls a string state goes through ask of it: the literals they may give back, or
-    None when one of them could see the code where it needs the string."""
-
-    def __init__(self, ctx: Context, func: ast.FunctionDef, uses: _Uses):
-        self.ctx, self.uses, self.local = ctx, uses, assigned_names(func.body)
-
-    def literals(self, name: str) -> list[str] | None:
-        found: list[str] = []
-        for assign in self.uses.results.get(name, []):  # `mode = next_mode(mode, t)`
-            helper = _helper(self.ctx, assign.value.func)
-            given = returned_literals(helper[0]) if helper is not None else None
-            if given is None:
-                return None
-            found += given[0]
-        for call_node, position in self.uses.passed.get(name, []):  # `next_mode(mode, t)`
-            helper = _helper(self.ctx, call_node.func)
-            if helper is None:
-                return None
-            params = [a.arg for a in helper[0].args.args][1 if helper[1] else 0 :]
-            if position >= len(params) or not _compares_only(helper[0], params[position]):
-                return None
-        for read in self.uses.module_keys.get(name, []):  # `COOLING[mode]`, a module dict
-            table = self.ctx.resolve(read.value) if read.value.id not in self.local else None
-            if not (isinstance(table, dict) and table and all(isinstance(k, str) for k in table)):
-                return None
-        return found
+def _helper_literals(ctx: Context, uses: _Uses, local: set[str], name: str) -> list[str] | None:
+    """The literals the helpers ``name`` goes through may give back; None when one of them (or a
+    module container keyed by it) could see the code where it needs the string."""
+    found: list[str] = []
+    for assign in uses.results.get(name, []):  # `mode = next_mode(mode, t)`
+        helper = _helper(ctx, assign.value.func)
+        given = returned_literals(helper[0]) if helper is not None else None
+        if given is None:
+            return None
+        found += given
+    for call_node, position in uses.passed.get(name, []):  # `next_mode(mode, t)`
+        helper = _helper(ctx, call_node.func)
+        if helper is None:
+            return None
+        params = [a.arg for a in helper[0].args.args][1 if helper[1] else 0 :]
+        if position >= len(params) or not _compares_only(helper[0], params[position]):
+            return None
+    for read in uses.module_keys.get(name, []):  # `COOLING[mode]`, a module dict
+        table = ctx.resolve(read.value) if read.value.id not in local else None
+        if not (isinstance(table, dict) and table and all(isinstance(k, str) for k in table)):
+            return None
+    return found
 
 
 class StringStatesToCodes(Pass):
@@ -203,8 +192,8 @@ class StringStatesToCodes(Pass):
         names = (set(uses.literals) & uses.assigned) - uses.other - uses.nested - params
         # at least one string (a variable only ever None is an optional: passes/optionals.py)
         names = {n for n in names if any(isinstance(c.value, str) for c in uses.literals[n])}
-        helpers = _Helpers(ctx, func, uses)
-        extra = {n: helpers.literals(n) for n in names}
+        local = assigned_names(func.body)
+        extra = {n: _helper_literals(ctx, uses, local, n) for n in names}
         names = {n for n in names if extra[n] is not None}
         keyed: dict[int, ast.expr] = {}
         for name in sorted(names):
