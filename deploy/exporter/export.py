@@ -15,6 +15,7 @@ from deploy.errors import DeployError, NotDeployableError
 from deploy.exporter.portable_ops import portable_ops
 from deploy.exporter.range_guards import export_with_range_checked_guards
 from deploy.exporter.shapes import grow_small_dims, shared_dims_known_equal
+from deploy.exporter.silent_guards import unproven_guards
 from deploy.exporter.source import innermost_user_frame, source_window, user_frame_in_message
 from deploy.oblivious import is_data_dependent, size_oblivious
 from deploy.quiet import quiet_torch
@@ -65,23 +66,18 @@ def _export_program(
                 ep = torch.export.export(module, traced_inputs, dynamic_shapes=dynamic_shapes, strict=strict)
             if strict:
                 notes.append("non-strict export failed; exported with strict=True")
+            if unproven_guards(ep):  # a guard torch kept quietly (silent_guards.py): as a specialisation
+                ep = _without_unproven_guards(module, traced_inputs, dynamic_shapes, notes) or ep
             return ep, notes
         except DeployError:
             raise  # the rewriters' own errors already name the user's line
         except Exception as exc:  # torch raises many unrelated types here
             first = first or exc
             if _is_specialisation(exc):
-                ep = _trusting_size_branches(module, traced_inputs, dynamic_shapes, notes)
-                ep = ep or _range_checked_guards(module, traced_inputs, dynamic_shapes, notes)
-                ep = ep or _size_oblivious(module, traced_inputs, dynamic_shapes, notes)
-                ep = ep or _trusting_size_branches(
-                    module, traced_inputs, dynamic_shapes, notes, everywhere=True
-                )
-                # both: `if rets.shape[0] >= 5: rets.unfold(0, 5, 1)` (a guard in a size branch) after
-                # `a[1:] / a[:-1]` (is `n - 1` 1? answered size-obliviously)
-                ep = ep or _size_oblivious(module, traced_inputs, dynamic_shapes, notes, trusting=True)
-                if ep is not None:
-                    return ep, notes
+                for retry in _specialisation_retries(module, traced_inputs, dynamic_shapes, notes):
+                    ep = retry()
+                    if ep is not None:
+                        return ep, notes
             elif is_data_dependent(exc) and not strict:
                 # first with the input sizes kept as they are: size-oblivious, a slice
                 # `ir[b, 0, H // 2 - 2 : H // 2 + 2]` in a loop body has sizes of its own, which the
@@ -96,6 +92,35 @@ def _export_program(
 
 
 _equal = shared_dims_known_equal
+
+
+def _specialisation_retries(module, inputs, dynamic_shapes, notes: list[str]):
+    """The retries of an export that specialised a dim, in order; each returns a program or None."""
+    args = (module, inputs, dynamic_shapes, notes)
+    yield lambda: _trusting_size_branches(*args)
+    yield lambda: _range_checked_guards(*args)
+    yield lambda: _size_oblivious(*args)
+    yield lambda: _trusting_size_branches(*args, everywhere=True)
+    # both: `if rets.shape[0] >= 5: rets.unfold(0, 5, 1)` (a guard in a size branch) after
+    # `a[1:] / a[:-1]` (is `n - 1` 1? answered size-obliviously)
+    yield lambda: _size_oblivious(*args, trusting=True)
+
+
+def _without_unproven_guards(module, inputs, dynamic_shapes, notes: list[str]):
+    """An export that kept a size guard failing somewhere in the dims' ranges (silent_guards.py),
+    retried as one that specialised a dim; the first retry without such a guard, else None (the
+    program is kept with a note: its graph does not check the guard, verification does)."""
+    for retry in _specialisation_retries(module, inputs, dynamic_shapes, tried := []):
+        ep = retry()
+        if ep is not None and not unproven_guards(ep):
+            notes.extend(tried)
+            return ep
+        tried.clear()
+    notes.append(
+        "torch.export kept size guard(s) it could not express as dim ranges and the exported graphs do not "
+        "check; verification at the minimum, middle and maximum sizes checks the program"
+    )
+    return None
 
 
 def _is_specialisation(exc: BaseException) -> bool:

@@ -71,6 +71,26 @@ def ints_as_tensors(then_fn, else_fn, outputs):
     return as_tensors(then_fn), as_tensors(else_fn)
 
 
+def result_ints_as_tensors(then_fn, else_fn, result):
+    """The branches with each int the cond gave as a new unbacked int (``result``'s leaves; the
+    branches gave different ints there) as a 0-d int64 tensor: for when probing the branches outside
+    the cond fails (a branch whose shapes only the cond's own tracing decides)."""
+    new = [_new_int(v) for v in pytree.tree_leaves(result)]
+    if not any(new):
+        return then_fn, else_fn
+
+    def as_tensors(fn):
+        def run():
+            leaves, tree = pytree.tree_flatten(fn())
+            if len(leaves) != len(new):
+                raise ValueError("the branch gave another structure than the cond")
+            return pytree.tree_unflatten([_int_tensor(v) if n else v for v, n in zip(leaves, new)], tree)
+
+        return run
+
+    return as_tensors(then_fn), as_tensors(else_fn)
+
+
 def _promoted(a: object, b: object) -> torch.dtype | None:
     """The dtype two branches' tensors (numbers, not booleans) of different dtypes both take."""
     if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a.dtype == b.dtype:

@@ -30,6 +30,7 @@ from deploy.rewriters.int_outputs import (
     ints_as_tensors,
     ints_outside_size_cond,
     picked_sizes,
+    result_ints_as_tensors,
 )
 from deploy.rewriters.lifted_symbols import lifted_symbols_made
 from deploy.rewriters.logic import truth
@@ -120,7 +121,12 @@ def _ints_as_tensors_again(result, pred, then_fn, else_fn):
         return result
     if not any(isinstance(v, torch.SymInt) and free_unbacked_symbols(v) for v in pytree.tree_leaves(result)):
         return result
-    converted = differing_ints_as_tensors(pred, then_fn, else_fn, top_level=True)
+    try:
+        converted = differing_ints_as_tensors(pred, then_fn, else_fn, top_level=True)
+    except Exception:  # a branch probed outside the cond may fail where the cond's tracing did not
+        converted = (then_fn, else_fn)
+    if converted == (then_fn, else_fn):  # the ints the cond made new unbacked ones instead
+        converted = result_ints_as_tensors(then_fn, else_fn, result)
     if converted == (then_fn, else_fn):
         return result
     try:

@@ -1,6 +1,7 @@
 """Data-dependent dispatch: a ModuleList indexed by a tensor value or a loop counter, an unbacked
 `.item()` count read inside a converted branch, and the first matching rule of a ModuleList per row
-(a loop `else` giving the default)."""
+(a loop `else` giving the default), and the code of the kernel an if/elif picks returned beside its
+result (`kind = 1` / `kind = 2`, one branch a padded per-row loop)."""
 
 import torch
 from torch import nn
@@ -109,6 +110,45 @@ class FirstMatchingRule(nn.Module):
         return torch.stack(actions), hits
 
 
+class KernelPick(nn.Module):
+    """A sparse matrix-vector product by the kernel its fill suggests: dense, rows padded to the
+    longest (a loop over rows of nonzeros), or elementwise; the kernel's code is returned too."""
+
+    def padded(self, a, x, width):
+        slots, weights = [], []
+        for i in range(a.shape[0]):
+            idx = a[i].nonzero().flatten()
+            missing = width - idx.shape[0]
+            weights.append(torch.cat([a[i, idx], torch.zeros(missing)]))
+            slots.append(torch.cat([idx, idx.new_zeros(missing)]))
+        gathered = x[torch.stack(slots)]  # the padding reads x[0], weighted by 0
+        return (gathered * torch.stack(weights)).sum(1)
+
+    def forward(self, a, x):
+        m, n = a.shape
+        per_row = (a != 0).sum(1)
+        if m < 4 or per_row.sum() > 0.5 * m * n:
+            kind = 0
+            y = a @ x
+        elif per_row.max() <= 2 * per_row.float().mean():
+            kind = 1
+            y = self.padded(a, x, int(per_row.max()))
+        else:
+            kind = 2
+            y = (a * x).sum(1)
+        return y, torch.tensor(kind)
+
+
+def _sparse(m: int, n: int, keep: float, seed: int, full_rows: int = 0) -> tuple:
+    g = torch.Generator().manual_seed(seed)
+    a = torch.randn(m, n, generator=g) * (torch.rand(m, n, generator=g) < keep)
+    a[:full_rows] = 1.0
+    return a, torch.randn(n, generator=g)
+
+
+_MATRIX = ({0: torch.export.Dim("rows", min=2, max=32), 1: torch.export.Dim("cols", min=2, max=32)},)
+
+
 CASES = [
     Case(
         "modulelist_indexed_by_item",
@@ -156,6 +196,20 @@ CASES = [
             (torch.tensor([[4.0, 4.0], [-3.0, 1.0]]),),  # the default only
         ],
         ({0: torch.export.Dim("rows", min=2, max=16)},),
+        constructs=("for->scan", "if->cond"),
+    ),
+    Case(
+        # probing the padded branch outside the cond fails; its code goes through the cond as a tensor
+        "the_code_of_the_kernel_an_elif_picks_beside_a_padded_row_loop",
+        seeded(KernelPick),
+        _sparse(12, 10, 0.3, 0),  # padded rows
+        [
+            _sparse(3, 5, 0.3, 1),  # few rows: dense
+            _sparse(20, 20, 0.9, 2),  # well filled: dense
+            _sparse(16, 9, 0.1, 3, full_rows=2),  # two full rows: elementwise
+            _sparse(6, 24, 0.2, 4),
+        ],
+        _MATRIX + ({0: _MATRIX[0][1]},),
         constructs=("for->scan", "if->cond"),
     ),
 ]
