@@ -5,8 +5,8 @@ the diagonal of ``min(m, n)``) traced under ``if m == n``, is no "Constraints vi
 cannot express it as a dim's range, so the program keeps it as code its own ``module()`` checks
 (``ExportedProgram._guards_code``) and the ONNX or TFLite graph drops. The export then looks fine and
 is wrong wherever the guard fails. ``unproven_guards`` finds such guards: those over the input sizes
-that fail somewhere in the dims' ranges. For a guard over one dim every size of its range is tried,
-for one over several the corners and middles of their ranges.
+that fail somewhere in the dims' ranges. For a guard over one dim every size of its range is tried
+(as Python arithmetic), for one over several the ends and middles of their ranges.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import itertools
 import sympy
 import torch
 
-from deploy.exporter.range_guards import _holds_everywhere
+from deploy.exporter.range_guards import MAX_SIZES, _holds_fast
 
 _MAX_DIMS = 4  # dims a guard over several is tried on (5 sizes each)
 
@@ -43,19 +43,22 @@ def unproven_guards(program: torch.export.ExportedProgram) -> list[str]:
 
 def _holds(expr: sympy.Basic, ranges: dict) -> bool:
     symbols = sorted(expr.free_symbols, key=str)
-    if len(symbols) == 1:
-        return _holds_everywhere(expr, ranges)
     if len(symbols) > _MAX_DIMS:
         return True  # too many to try: left to verification
-    tries = []
+    bounds = []
     for symbol in symbols:
         try:
-            low, high = int(ranges[symbol].lower), int(ranges[symbol].upper)
+            bounds.append((int(ranges[symbol].lower), int(ranges[symbol].upper)))
         except (TypeError, ValueError, OverflowError):
             return True  # an unbounded dim: left to verification
-        tries.append(sorted({low, min(low + 1, high), (low + high) // 2, max(high - 1, low), high}))
+    if len(symbols) == 1 and bounds[0][1] - bounds[0][0] <= MAX_SIZES:
+        every = _holds_fast(expr, symbols[0], None, *bounds[0])  # every size, as Python arithmetic
+        if every is not None:
+            return every
+    tries = [
+        sorted({low, min(low + 1, high), (low + high) // 2, max(high - 1, low), high}) for low, high in bounds
+    ]
     for sizes in itertools.product(*tries):
-        value = expr.xreplace({s: sympy.Integer(v) for s, v in zip(symbols, sizes)})
-        if value is not sympy.true:
+        if expr.xreplace({s: sympy.Integer(v) for s, v in zip(symbols, sizes)}) is not sympy.true:
             return False
     return True
