@@ -31,10 +31,12 @@ from deploy.rewriters.passes.string_returns import StringReturnsToCodes
 from deploy.rewriters.passes.string_states import StringStatesToCodes
 from deploy.rewriters.passes.subscript_updates import SubscriptUpdatesToStores
 from deploy.rewriters.passes.subscripts import LoopIndexSubscripts
+from deploy.rewriters.passes.tail_calls import TailCallsToLoop
 from deploy.rewriters.passes.truncations import TruncationsToSlices
 
 # Structural passes first (they reshape the source), then the ones that need liveness.
 STRUCTURAL: list[Pass] = [
+    TailCallsToLoop(),
     InlineListHelpers(),
     SizeChoiceTails(),
     ArgumentUpdatesRebind(),

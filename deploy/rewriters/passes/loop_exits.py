@@ -69,6 +69,22 @@ def _walk(stmts: list[ast.stmt]):
         todo.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _SCOPES))
 
 
+def _ends_only_by_return(loop: ast.stmt) -> bool:
+    """`while True:` with no `break` or `else` of its own: it ends at one of its `return`s only."""
+    if not isinstance(loop, ast.While) or loop.orelse:
+        return False
+    if not (isinstance(loop.test, ast.Constant) and loop.test.value is True):
+        return False
+    todo = list(loop.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Break):
+            return False
+        if not isinstance(node, (*_LOOPS, *_SCOPES)):
+            todo.extend(ast.iter_child_nodes(node))
+    return True
+
+
 def _marked_loops(func: ast.FunctionDef) -> set[int]:
     """ids of the loops to rewrite: every loop inside an outermost loop that has a `return` and
     builds a list."""
@@ -229,12 +245,16 @@ class ReturnsInLoopsToBreaks(Pass):
         if id(loop) not in marked or not has_node(loop.body, (ast.Return,)):
             return None
         exits: list[tuple[str, ast.Return, list[ast.stmt]]] = []
+        endless = _ends_only_by_return(loop)
         counters = _counter(loop) | _named_item(loop)
         locals_ = assigned_names(loop.body) - counters
         loop.body = self._replace(loop.body, (counters, locals_), exits, ctx, captures)
         before = [ast.Assign([name(flag, True)], ast.Constant(False)) for flag, _, _ in exits]
         after = []
-        for flag, ret, moved in exits:
+        for i, (flag, ret, moved) in enumerate(exits):
+            if endless and i == len(exits) - 1:  # the loop ended at a `return`, and not at another one
+                after.extend(ast.copy_location(stmt, ret) for stmt in [*moved, ret])
+                break
             test = ast.If(test=name(flag), body=[*moved, ret], orelse=[])
             test._deploy_what = "the `return` inside the loop (the loop stopped there)"
             after.append(ast.copy_location(test, ret))

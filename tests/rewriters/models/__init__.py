@@ -45,6 +45,7 @@ from tests.rewriters.models import (
     picked_rows,
     python_loop_appends,
     queues,
+    recursion,
     repros,
     row_lists,
     row_literals,
@@ -91,6 +92,7 @@ CASES = (
     + two_breaks.CASES
     + idioms.CASES
     + truthiness.CASES
+    + recursion.CASES
     + row_lists.CASES
     + work_stacks.CASES
     + run_stacks.CASES
