@@ -22,6 +22,7 @@ from deploy.runtimes.onnx.assert_leftovers import assert_leftovers_removed
 from deploy.runtimes.onnx.decompositions import size_exact
 from deploy.runtimes.onnx.exact_rules import exact_constant_patterns
 from deploy.runtimes.onnx.hoist import hoist_invariant_transposes
+from deploy.runtimes.onnx.registry import torchlib_registry_reused
 from deploy.runtimes.onnx.source import copy_node_sources
 from deploy.runtimes.onnx.subgraph_outputs import outputs_made_inside
 from deploy.runtimes.onnx.subgraph_versions import subgraph_nodes_at_model_opset
@@ -56,6 +57,7 @@ def to_onnx_proto(exported_program: Any, custom_translation_table: dict | None =
 
     with (
         quiet_torch(),
+        torchlib_registry_reused(),
         exact_constant_patterns(),
         unbound_unbacked_sizes_allowed(),
         assert_leftovers_removed(),
