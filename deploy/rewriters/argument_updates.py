@@ -116,7 +116,8 @@ class _ReturnParameters(ast.NodeTransformer):
 
     def visit_body(self, func: ast.FunctionDef) -> None:
         func.body = [out for stmt in func.body for out in _as_list(self.visit(stmt))]
-        func.body.append(ast.copy_location(ast.Return(self.values()), func.body[-1]))
+        if not isinstance(func.body[-1], (ast.Return, ast.Raise)):  # the end of the body returns too
+            func.body.append(ast.copy_location(ast.Return(self.values()), func.body[-1]))
         ast.fix_missing_locations(func)
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:

@@ -34,6 +34,19 @@ def test_return_to_else_moves_the_rest_into_the_else():
     assert sum(isinstance(n, ast.Return) for n in ast.walk(tree)) == 1
 
 
+def test_return_to_else_drops_what_follows_a_return():
+    source = "def f(x):\n    if c(x):\n        x = g(x)\n    elif d(x):\n        return 0\n    return x\n    return 5\n"
+    out = _apply(ReturnToElse(), source)
+    assert "5" not in out  # the second `return` never runs; its value would overwrite the result
+    assert _run(out, 1) == 2 and _run(out, -1) == 0 and _run(out, 0) == 0
+
+
+def _run(source: str, x: int):
+    scope = {"c": lambda v: v > 0, "d": lambda v: v < 0, "g": lambda v: v + 1}
+    exec(source, scope)
+    return scope["f"](x)
+
+
 def test_break_becomes_a_flag_and_guards_the_rest():
     out = _apply(
         BreakContinueToFlags(),

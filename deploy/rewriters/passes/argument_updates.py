@@ -9,6 +9,10 @@ so a converted loop or branch around the call carries ``visible``. An assigned c
 ``cash = self.pay(cash, balances)`` -> ``cash, balances = _deploy_rt.returned_and_updated(self.pay,
 ('balances',), cash, balances)``. Only positional arguments that are
 plain names, no keywords or ``*args``, each name passed once; the helper is converted for it now.
+
+A call an `if` test always evaluates (``if not redistribute(comp, image, dead, j):``, not the right
+operand of an `and`/`or`) is taken out of the test first, as an assigned call right before the `if`
+whose value the test reads.
 """
 
 from __future__ import annotations
@@ -65,10 +69,47 @@ def _rebind(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
     return [ast.fix_missing_locations(ast.copy_location(ast.Assign([targets], updated), stmt))]
 
 
+def _rebind_in_test(stmt: ast.stmt, ctx: Context) -> list[ast.stmt] | None:
+    """``if not helper(buf, j):`` with ``helper`` storing into ``buf`` -> the call assigned to a fresh
+    name (rebinding ``buf``) before the `if`, whose test reads that name."""
+    if not isinstance(stmt, ast.If):
+        return None
+    for node in _always_evaluated_calls(stmt.test):
+        value = ctx.fresh("value")
+        rebound = _rebind(ast.copy_location(ast.Assign([name(value, True)], node), stmt), ctx)
+        if rebound is not None:
+            stmt.test = _Replaced(node, name(value)).visit(stmt.test)
+            return [*rebound, stmt]
+    return None
+
+
+def _always_evaluated_calls(test: ast.expr) -> list[ast.Call]:
+    """The calls of ``test`` that every evaluation of it makes (not behind a short circuit)."""
+    if isinstance(test, ast.Call):
+        return [test]
+    if isinstance(test, ast.UnaryOp):
+        return _always_evaluated_calls(test.operand)
+    if isinstance(test, ast.BoolOp):
+        return _always_evaluated_calls(test.values[0])
+    if isinstance(test, ast.Compare):
+        return _always_evaluated_calls(test.left) + _always_evaluated_calls(test.comparators[0])
+    if isinstance(test, ast.BinOp):
+        return _always_evaluated_calls(test.left) + _always_evaluated_calls(test.right)
+    return []
+
+
+class _Replaced(ast.NodeTransformer):
+    def __init__(self, old: ast.AST, new: ast.expr):
+        self.old, self.new = old, new
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        return ast.copy_location(self.new, node) if node is self.old else super().visit(node)
+
+
 class ArgumentUpdatesRebind(Pass):
     """``helper(a, buf)`` storing into ``buf`` -> ``buf, = updated_arguments(...)`` (module docstring)."""
 
     name = "argument-updates-rebind"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        map_blocks(func, lambda stmt: _rebind(stmt, ctx))
+        map_blocks(func, lambda stmt: _rebind(stmt, ctx) or _rebind_in_test(stmt, ctx))

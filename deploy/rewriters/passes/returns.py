@@ -39,6 +39,8 @@ def _has_branch_return(stmt: ast.stmt) -> bool:
 
 def _fold_block(stmts: list[ast.stmt]) -> list[ast.stmt]:
     """Moves the statements after an `if` with an early return into the branch that falls through."""
+    ends = [i for i, stmt in enumerate(stmts) if isinstance(stmt, (ast.Return, ast.Raise))]
+    stmts = stmts[: ends[0] + 1] if ends else stmts  # what follows a `return` never runs
     for index, stmt in enumerate(stmts):
         if not _has_branch_return(stmt):
             continue

@@ -4,7 +4,9 @@ A helper that stores into a tensor its caller passed (``visible[r, c] = 1.0``), 
 its own and a `return` inside it, called as a statement in a loop over a dynamic size: the caller
 sees the stores (passes/argument_updates.py). The same for a method and a submodule's forward whose
 value is assigned (``cash = self.pay(cash, bins)``), storing into a list the caller passed; and one
-assigned to the list itself (``xs = self.fill(xs, v)``), where the name takes the returned value."""
+assigned to the list itself (``xs = self.fill(xs, v)``), where the name takes the returned value.
+And one called in an `if` test (``if not share_out(level, ...): missed += 1``) whose body ends in an
+if/elif/else with a `return False` and then `return True`."""
 
 import torch
 from torch import nn
@@ -132,6 +134,42 @@ def _grid(rows, walls):
     return (g,)
 
 
+def share_out(level, demand, closed, j):
+    """Hand bin j's demand to its open neighbours; False when both are closed."""
+    n = closed.shape[0]
+    below = j > 0 and not closed[j - 1]
+    above = j < n - 1 and not closed[j + 1]
+    if below and above:
+        level[j - 1] += 0.5 * demand[j]
+        level[j + 1] += 0.5 * demand[j]
+    elif below or above:
+        side = j - 1 if below else j + 1
+        level[side] += demand[j]
+    else:
+        return False
+    return True
+
+
+class ClosedBins(nn.Module):
+    """Demand of closed bins (negative capacity) moved to open neighbours, counting what is missed."""
+
+    def forward(self, capacity, demand):
+        closed = capacity < 0
+        level = torch.where(closed, torch.zeros_like(demand), demand)
+        where = torch.nonzero(closed).flatten()
+        missed = 0
+        for k in range(where.shape[0]):
+            if not share_out(level, demand, closed, int(where[k])):
+                missed += 1
+        return level, torch.tensor(missed)
+
+
+def _bins(n: int, closed: tuple) -> tuple:
+    capacity = torch.ones(n)
+    capacity[list(closed)] = -1.0
+    return capacity, torch.arange(1.0, n + 1.0)
+
+
 CASES = [
     Case(
         "helper_storing_into_its_argument_in_a_loop",
@@ -169,5 +207,13 @@ CASES = [
         [(torch.tensor([-1.0, 3.0, 1.0, -2.0]),), (torch.tensor([-1.0, -2.0]),)],
         ({0: torch.export.Dim("n", min=2, max=8)},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "a_helper_storing_into_an_argument_called_in_an_if_test_in_a_loop",
+        seeded(ClosedBins),
+        _bins(10, (3, 7)),
+        [_bins(2, ()), _bins(12, (0, 5, 6, 11)), _bins(6, (1, 2, 3))],  # ends, a pair, a run of three
+        ({0: WIDTH}, {0: WIDTH}),
+        constructs=("for->while_loop", "if->cond"),
     ),
 ]
