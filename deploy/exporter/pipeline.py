@@ -23,6 +23,7 @@ from deploy.exporter.shapes import dynamic_dims
 from deploy.exporter.targets import EmitContext, check_available, check_before_emitting, emit, parse_targets
 from deploy.exporter.verify import ATOL, RTOL, build_cases, eager_reference, runnable_cases, verify
 from deploy.rewriters.window_spans import static_spans
+from deploy.runtimes.isolated import IsolatedSession
 
 Progress = Callable[[str], None]
 
@@ -205,8 +206,12 @@ def emit_and_verify(targets, ctx: EmitContext, reference, cases, options: Export
             result.ops, result.export_seconds = info.get("ops", {}), info.get("seconds", 0.0)
             result.notes = list(info.get("notes", []))
             progress(f"verify {target} on {len(cases)} input sets")
-            session = runtimes.load(result.path)
-            result.parity = verify(session, reference, cases, options.rtol, options.atol)
+            # TFLite in a child process: a kernel reading out of bounds aborts it, not deploy (isolated.py)
+            session = IsolatedSession(result.path) if target == "tflite" else runtimes.load(result.path)
+            try:
+                result.parity = verify(session, reference, cases, options.rtol, options.atol)
+            finally:
+                getattr(session, "close", lambda: None)()
         except DeployError as exc:
             result.errors.append(str(exc))
             errors.append(exc)
