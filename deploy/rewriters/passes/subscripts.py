@@ -123,7 +123,7 @@ class _LoopIndexRewriter(ast.NodeTransformer):
         return node
 
 
-_COMPUTED = (ast.Name, ast.Call, ast.BinOp, ast.UnaryOp, ast.Attribute, ast.Subscript)
+_COMPUTED = (ast.Name, ast.Call, ast.BinOp, ast.UnaryOp, ast.Attribute, ast.Subscript, ast.IfExp)
 
 
 class _ComputedIndexRewriter(ast.NodeTransformer):

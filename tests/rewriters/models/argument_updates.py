@@ -143,8 +143,7 @@ def share_out(level, demand, closed, j):
         level[j - 1] += 0.5 * demand[j]
         level[j + 1] += 0.5 * demand[j]
     elif below or above:
-        side = j - 1 if below else j + 1
-        level[side] += demand[j]
+        level[j - 1 if below else j + 1] += demand[j]
     else:
         return False
     return True
