@@ -22,13 +22,14 @@ from deploy.rewriters.analysis import has_node
 from deploy.rewriters.passes.base import Context, Pass, name
 
 
-def _ends_with_return(stmts: list[ast.stmt]) -> bool:
+def ends_with_return(stmts: list[ast.stmt]) -> bool:
+    """Whether every path through ``stmts`` ends at a `return` or `raise`."""
     if not stmts:
         return False
     last = stmts[-1]
     if isinstance(last, (ast.Return, ast.Raise)):
         return True
-    return isinstance(last, ast.If) and _ends_with_return(last.body) and _ends_with_return(last.orelse)
+    return isinstance(last, ast.If) and ends_with_return(last.body) and ends_with_return(last.orelse)
 
 
 def _has_branch_return(stmt: ast.stmt) -> bool:
@@ -45,7 +46,7 @@ def _fold_block(stmts: list[ast.stmt]) -> list[ast.stmt]:
         if not _has_branch_return(stmt):
             continue
         rest = stmts[index + 1 :]
-        then_returns, else_returns = _ends_with_return(stmt.body), _ends_with_return(stmt.orelse)
+        then_returns, else_returns = ends_with_return(stmt.body), ends_with_return(stmt.orelse)
         if then_returns and not else_returns:
             stmt.orelse = stmt.orelse + rest
         elif else_returns and not then_returns:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 
 from deploy.rewriters.passes.base import Context, Pass
+from deploy.rewriters.passes.returns import ends_with_return
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _OPAQUE = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match)
@@ -47,7 +48,7 @@ class TailCallsToLoop(Pass):
             return
         docstring = func.body[:1] if _is_docstring(func.body[0]) else []
         statements = func.body[len(docstring) :]
-        falls = _falls_through(statements)  # before: a tail call's binding ends no path
+        falls = not ends_with_return(statements)  # before: a tail call's binding ends no path
         body = _replaced(statements, bound, at_end=not falls)  # `return None` follows otherwise
         if falls:
             body.append(ast.copy_location(ast.Return(None), statements[-1]))
@@ -158,15 +159,3 @@ def _replaced(block: list[ast.stmt], bound: dict, at_end: bool) -> list[ast.stmt
             stmt.orelse = _replaced(stmt.orelse, bound, last)
         out.append(stmt)
     return out
-
-
-def _falls_through(block: list[ast.stmt]) -> bool:
-    """Whether running ``block`` can reach its end (the loop's next iteration, once converted)."""
-    if not block:
-        return True
-    last = block[-1]
-    if isinstance(last, (ast.Return, ast.Raise, ast.Continue)):
-        return False
-    if isinstance(last, ast.If):
-        return _falls_through(last.body) or _falls_through(last.orelse)
-    return True
