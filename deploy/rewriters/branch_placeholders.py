@@ -54,6 +54,7 @@ def with_placeholders(own, other, names: tuple[str, ...], unbound: bool = False)
                     )
         return tuple(out)
 
+    branch._deploy_probed_only = ("other",)  # matched_sizes.py: read only for its shapes
     return branch
 
 
@@ -79,4 +80,5 @@ def shaped_like(own, other, names: tuple[str, ...]):
                 out[i] = zeros_shaped_like(like)
         return tuple(out)
 
+    branch._deploy_probed_only = ("other",)  # matched_sizes.py: read only for its shapes
     return branch

@@ -34,6 +34,7 @@ from deploy.rewriters.int_outputs import (
 )
 from deploy.rewriters.lifted_symbols import lifted_symbols_made
 from deploy.rewriters.logic import truth
+from deploy.rewriters.matched_sizes import matched_cond
 from deploy.rewriters.module_stack import kept_on_failure
 from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.placeholder_names import distinct_placeholder_names
@@ -88,6 +89,10 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
         if sizes is not None:
             sites.mark_emitted(site_id, kind.replace("->cond", "->sym_ite"))
             return sizes
+        matched = matched_cond(exc, pred, then_fn, else_fn, _cond)  # rows a loop left vs a size
+        if matched is not None:
+            result, then_fn, else_fn = matched
+            return _emitted(result, pred, then_fn, else_fn, site_id, kind)
         # a stride check torch cannot decide: a select first (same-shaped outputs stay the same shape)
         stride = any(cause in str(exc) for cause in _STRIDE_CAUSES)
         # a test on an unbacked size: torch cannot decide what its branches assume (`diff` of >= 1 rows)
@@ -104,6 +109,10 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
                 clamped, exc = None, again
         if clamped is None:
             return _fallback(exc, pred, then_fn, else_fn, site, names, kind)
+    return _emitted(result, pred, then_fn, else_fn, site_id, kind)
+
+
+def _emitted(result, pred, then_fn, else_fn, site_id: int, kind: str):
     result = _ints_as_tensors_again(result, pred, then_fn, else_fn)
     sites.mark_emitted(site_id, kind)
     with tracing_branches(pred):

@@ -73,7 +73,7 @@ def clamped_branches(pred: object, then_fn, else_fn):
     # a clamp is valid for every size (a cut to at most s, a pad by at least 0); the decisions torch
     # takes at the example's size while making it (is the cut a no-op?) must not become guards
     with env.suppress_guards():
-        clamped = _rebound(fn, symbol, target, hint > target, {})
+        clamped = rebound(fn, lambda v: clamp(v, symbol, target, hint > target))
     if clamped is fn:
         return None
     return (clamped, else_fn) if side else (then_fn, clamped)
@@ -102,9 +102,11 @@ def _unbacked_clamps(env, expr, symbol, then_fn, else_fn):
         low, high = bounds
         with env.suppress_guards():
             if highest is None or high < highest:
-                fn = _rebound(fn, symbol, high, True, {}) if high < _NO_UPPER else fn
+                fn = (
+                    rebound(fn, lambda v, high=high: clamp(v, symbol, high, True)) if high < _NO_UPPER else fn
+                )
             if low > lowest:
-                fn = _rebound(fn, symbol, low, False, {})
+                fn = rebound(fn, lambda v, low=low: clamp(v, symbol, low, False))
         fns.append(fn)
     if fns[0] is then_fn and fns[1] is else_fn:
         return None
@@ -153,7 +155,7 @@ def _as_int(value, default):
         return default
 
 
-def _clamp(value: object, symbol, target: int, cut: bool) -> object:
+def clamp(value: object, symbol, target: int, cut: bool) -> object:
     """``value`` with each dim (or a size) equal to ``symbol`` clamped towards ``target``: cut to at
     most ``target`` (``cut``) or zero-padded to at least ``target``."""
     if isinstance(value, torch.SymInt):
@@ -177,10 +179,11 @@ def _clamp(value: object, symbol, target: int, cut: bool) -> object:
     return out
 
 
-def _rebound(value: object, symbol, target: int, cut: bool, memo: dict) -> object:
+def rebound(value: object, change, memo: dict | None = None) -> object:
     """A copy of ``value`` (a function: its closure, recursively; a tuple or list: its items; a
-    converted loop's list: its rows) reading clamped tensors and sizes; ``value`` itself when nothing
-    in it changes."""
+    converted loop's list: its rows) reading the tensors and sizes ``change`` gives for its own;
+    ``value`` itself when nothing in it changes."""
+    memo = {} if memo is None else memo
     key = id(value)
     if key in memo:
         return memo[key]
@@ -193,22 +196,23 @@ def _rebound(value: object, symbol, target: int, cut: bool, memo: dict) -> objec
             except ValueError:  # not assigned yet
                 cells.append(cell)
                 continue
-            new = _rebound(contents, symbol, target, cut, memo)
+            new = rebound(contents, change, memo)
             cells.append(cell if new is contents else types.CellType(new))
         if any(a is not b for a, b in zip(cells, value.__closure__)):
             copy = types.FunctionType(
                 value.__code__, value.__globals__, value.__name__, value.__defaults__, tuple(cells)
             )
             copy.__kwdefaults__ = value.__kwdefaults__
+            copy.__dict__.update(value.__dict__)
             memo[key] = copy
     elif isinstance(value, (tuple, list)):
-        items = [_rebound(v, symbol, target, cut, memo) for v in value]
+        items = [rebound(v, change, memo) for v in value]
         if any(a is not b for a, b in zip(items, value)):
             memo[key] = type(value)(items) if isinstance(value, list) or type(value) is tuple else value
     elif isinstance(value, StackedList):
-        rows = _clamp(value.stacked, symbol, target, cut)
+        rows = change(value.stacked)
         if rows is not value.stacked:
             memo[key] = StackedList(value.prefix, rows, value.suffix)
     elif isinstance(value, (torch.Tensor, torch.SymInt)):
-        memo[key] = _clamp(value, symbol, target, cut)
+        memo[key] = change(value)
     return memo[key]

@@ -49,3 +49,29 @@ def test_a_named_row_read_at_a_run_time_position_keeps_its_numbers_and_refuses_i
     assert grade == "steel" and float(mass) == 20.0
     with pytest.raises(NotDeployableError, match="known only at run time"):
         f"{name}"
+
+
+class LastKeptInBranch(nn.Module):
+    """``kept[-1]`` in a cond's branch, ``kept`` of a data-dependent length (dynamo cannot guard
+    the bounds of a negative index on it)."""
+
+    def forward(self, x):
+        kept = x[x > 0]
+
+        def last():
+            return getitem(kept, -1) * 2.0
+
+        def none():
+            return x.sum() * 0.0
+
+        return torch.cond((x > 0).any(), last, none, ())
+
+
+def test_a_negative_read_of_an_unbacked_length_in_a_branch_counts_from_the_end():
+    x = torch.tensor([1.0, -2.0, 3.0, -4.0])
+    n = torch.export.Dim("n", min=2, max=16)
+    run = torch.export.export(LastKeptInBranch(), (x,), dynamic_shapes=({0: n},), strict=False).module()
+    for values in ([1.0, -2.0, 3.0, -4.0], [-1.0, 5.0], [-1.0, -1.0, -3.0]):
+        v = torch.tensor(values)
+        expected = v[v > 0][-1] * 2.0 if (v > 0).any() else torch.tensor(0.0)
+        assert torch.equal(run(v), expected), values

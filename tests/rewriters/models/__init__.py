@@ -36,6 +36,7 @@ from tests.rewriters.models import (
     loop_exits,
     loops,
     mapped_entries,
+    matched_lengths,
     mixed_rows,
     nested,
     nested_appends,
@@ -87,6 +88,7 @@ CASES = (
     + listed_loops.CASES
     + counted_whiles.CASES
     + mapped_entries.CASES
+    + matched_lengths.CASES
     + mixed_rows.CASES
     + found_or_defaults.CASES
     + two_breaks.CASES
