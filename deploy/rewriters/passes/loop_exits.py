@@ -170,6 +170,9 @@ def _feeding(block: list[ast.stmt]) -> list[ast.stmt]:
     read by nothing but each other and the `return`, so they can run after the loop instead."""
     moved: list[ast.stmt] = []
     for stmt in reversed(block):
+        if _pads_a_list(stmt):
+            moved.insert(0, stmt)
+            continue
         targets = stmt.targets if isinstance(stmt, ast.Assign) else []
         leaves = [
             leaf
@@ -194,6 +197,21 @@ def _feeding(block: list[ast.stmt]) -> list[ast.stmt]:
             break
         moved.pop(0)
     return moved
+
+
+def _pads_a_list(stmt: ast.stmt) -> bool:
+    """``while len(counts) < k: counts.append(zeros)`` right before a `return`: a loop that only
+    appends (no `break`, `return` or assignment), moved after the loop with the `return` like a
+    plain assignment; inside it, the branch it ran in would leave the list longer than the other."""
+    if not isinstance(stmt, ast.While) or stmt.orelse:
+        return False
+    body = list(_walk(stmt.body))
+    if any(isinstance(n, (ast.Break, ast.Continue, ast.Return, *_SCOPES)) for n in body):
+        return False
+    calls = [n for n in stmt.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)]
+    return len(calls) == len(stmt.body) and all(
+        getattr(c.value.func, "attr", None) in _MUTATORS for c in calls
+    )
 
 
 def _outside_reads(stmts: list[ast.stmt]) -> tuple[set[str], set[str]]:

@@ -42,6 +42,7 @@ from tests.rewriters.models import (
     nested_appends,
     nested_for_rows,
     optionals,
+    padded_exits,
     padded_rest,
     picked_rows,
     python_loop_appends,
@@ -89,6 +90,7 @@ CASES = (
     + counted_whiles.CASES
     + mapped_entries.CASES
     + matched_lengths.CASES
+    + padded_exits.CASES
     + mixed_rows.CASES
     + found_or_defaults.CASES
     + two_breaks.CASES
