@@ -15,7 +15,8 @@ from deploy.runtimes.tflite.session import load
 TYPES = {np.dtype("float32"): TensorProto.FLOAT, np.dtype("int64"): TensorProto.INT64,
          np.dtype("int32"): TensorProto.INT32, np.dtype("bool"): TensorProto.BOOL,
          np.dtype("uint8"): TensorProto.UINT8, np.dtype("int8"): TensorProto.INT8,
-         np.dtype("uint32"): TensorProto.UINT32, np.dtype("int16"): TensorProto.INT16}  # fmt: skip
+         np.dtype("uint32"): TensorProto.UINT32, np.dtype("int16"): TensorProto.INT16,
+         np.dtype("float64"): TensorProto.DOUBLE}  # fmt: skip
 
 
 def graph_model(nodes, inputs: dict, outputs: list[str], initializers: dict | None = None, opset: int = 20):

@@ -114,3 +114,13 @@ def test_byte_operands(op, dtype):
     b = np.array([[0, 2, 7], [27, 1, 9]], dtype=dtype)
     model = graph_model([helper.make_node(op, ["a", "b"], ["y"])], {"a": a, "b": b}, ["y"])
     assert_matches(model, {"a": a, "b": b}, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("op", ["Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"])
+def test_float64_comparisons(op):
+    """TFLite's comparisons have no float64 kernel ("Does not support type 11"); torch compares a
+    tensor with a symbolic float (`flags.sum() > 0.5 * n`) in float64: compared in float32."""
+    a = np.array([[0.5, 2.0, -3.0], [4.0, 1.25, 7.0]])
+    b = np.array([2.0, 1.25, -4.0])
+    model = graph_model([helper.make_node(op, ["a", "b"], ["y"])], {"a": a, "b": b}, ["y"])
+    assert_matches(model, {"a": a, "b": b}, rtol=0, atol=0)

@@ -85,6 +85,10 @@ def lower_binary(ctx: LoweringContext, node: ir.Node) -> Value:
                 elementwise_values(ctx, OPS.POW, ctx.cast(a, np.int32), ctx.cast(b, np.int32)), np.int64
             )
         b = ctx.cast(b, a.dtype)
+    if node.op_type in _COMPARISONS and np.float64 in (a.dtype, b.dtype):
+        # TFLite's comparisons have no float64 kernel ("Does not support type 11"); torch compares a
+        # tensor with a symbolic float (`flags.sum() > 0.5 * n`) in float64: compared in float32
+        a, b = ctx.cast(a, np.float32), ctx.cast(b, np.float32)
     if a.dtype in _BYTES and node.op_type not in ("And", "Or", "Xor"):
         # TFLite reads uint8/int8 operands of ADD/EQUAL/... as quantized values and aborts the process
         # on tensors without quantization parameters (a uint8 mask compared): computed in int32
@@ -96,6 +100,7 @@ def lower_binary(ctx: LoweringContext, node: ir.Node) -> Value:
 
 
 _BYTES = (np.dtype(np.uint8), np.dtype(np.int8))
+_COMPARISONS = ("Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual")
 
 
 @lower("Div")
