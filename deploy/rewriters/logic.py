@@ -112,6 +112,11 @@ def _float_tensor(value: object) -> object:
 def compare(left: object, operator: str, right: object) -> object:
     """``left <op> right`` in a test; a dynamic size operand is compared as a 0-d tensor while
     exporting, so the branch stays a cond for every size in the dynamic range (sizes 0 and 1 too)."""
+    if is_tracing() and operator in ("eq", "ne") and _same_length_tuples(left, right):
+        # `(rr - dr, cc - dc) != (r, c)` of ints read from tensors: entry by entry, as Python
+        # compares tuples (dynamo cannot compare tuples of symbolic entries)
+        pairs = [lambda a=a, b=b: compare(a, operator, b) for a, b in zip(left, right)]
+        return and_(*pairs) if operator == "eq" else or_(*pairs)
     if is_tracing() and (is_sym_int(left) or is_sym_int(right)):
         test = _COMPARE[operator](left, right) if _is_size(left) and _is_size(right) else None
         left, right = _size_tensor(left), _size_tensor(right)
@@ -119,6 +124,11 @@ def compare(left: object, operator: str, right: object) -> object:
     if is_tracing() and (isinstance(left, torch.SymFloat) or isinstance(right, torch.SymFloat)):
         left, right = _float_tensor(left), _float_tensor(right)
     return _COMPARE[operator](left, right)
+
+
+def _same_length_tuples(left: object, right: object) -> bool:
+    tuples = isinstance(left, tuple) and isinstance(right, tuple) and len(left) == len(right)
+    return tuples and any(is_symbolic(v) or isinstance(v, torch.Tensor) for v in (*left, *right))
 
 
 def truth(value: object) -> object:

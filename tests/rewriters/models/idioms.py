@@ -1,7 +1,7 @@
 """Python idioms over tensors that a loop or branch must keep dynamic: iterating a tensor's rows
 (`for row in x`, over a masked selection too), `for i in keep.tolist()`, a `return` from a range
 loop, a state machine whose states are strings, and a string a branch (or a helper's return) picks keying a
-ModuleDict."""
+ModuleDict; a comparison of tuples of ints read from a tensor (`(r, c) != (r0, c0)`)."""
 
 import torch
 from torch import nn
@@ -116,6 +116,24 @@ def _x(n, seed, scale=1.0):
 
 _VERIFY = [_x(4, 1), _x(9, 2, 2.0), (-torch.ones(5, 4),), (torch.ones(5, 4),)]
 
+
+class OtherCells(nn.Module):
+    """`(r, c) != (r0, c0)` of ints read from tensors: compared entry by entry, as Python does."""
+
+    def forward(self, cells, origin):
+        r0, c0 = int(origin[0]), int(origin[1])
+        total = torch.zeros(())
+        for k in range(cells.shape[0]):
+            r, c = int(cells[k, 0]), int(cells[k, 1])
+            if (r, c) != (r0, c0):
+                total = total + (r - r0) ** 2 + (c - c0) ** 2
+        return total
+
+
+def _cells(rows: list, origin: tuple) -> tuple:
+    return torch.tensor(rows), torch.tensor(origin)
+
+
 CASES = [
     Case("rows_of_a_tensor_and_of_a_masked_selection", seeded(PositiveRows), _x(6, 0), _VERIFY, ({0: ROWS},)),
     Case("loop_over_tolist_of_positions", seeded(ListedIndices), _x(6, 0), _VERIFY, ({0: ROWS},)),
@@ -158,5 +176,17 @@ CASES = [
             _x(8, 3, 3.0),
         ],
         ({0: ROWS},),
+    ),
+    Case(
+        "a_comparison_of_tuples_of_ints_read_from_a_tensor",
+        seeded(OtherCells),
+        _cells([[1, 2], [3, 3], [1, 4]], (1, 2)),
+        [
+            _cells([[1, 2], [3, 3], [1, 4]], (1, 2)),  # the origin itself skipped, others counted
+            _cells([[5, 5], [5, 5]], (5, 5)),  # all equal: nothing counted
+            _cells([[0, 1], [2, 0], [4, 4], [1, 1]], (1, 0)),  # one entry equal, the other not
+        ],
+        ({0: torch.export.Dim("cells", min=2, max=16)}, None),
+        constructs=("if->cond",),
     ),
 ]
