@@ -25,6 +25,8 @@ import sympy
 import torch
 from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode, ShapeEnv, free_unbacked_symbols
 
+from deploy.patching import patched
+
 _DATA_DEPENDENT = ("GuardOnDataDependentSymNode", "data-dependent", "DataDependent")
 
 
@@ -64,11 +66,8 @@ def unbacked_sizes_oblivious() -> Iterator[_Used]:
             used.unbacked += 1
             return decided
 
-    ShapeEnv.evaluate_expr = evaluate_expr
-    try:
+    with patched(ShapeEnv, "evaluate_expr", evaluate_expr):
         yield used
-    finally:
-        ShapeEnv.evaluate_expr = original
 
 
 def _decided_obliviously(env: ShapeEnv, expr: sympy.Basic) -> sympy.Basic | None:

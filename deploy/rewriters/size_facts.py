@@ -24,6 +24,8 @@ import weakref
 import torch
 from torch.fx.experimental.symbolic_shapes import ShapeEnv, free_unbacked_symbols, statically_known_true
 
+from deploy.patching import patched
+
 _DEFINED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # shape env -> {symbol: expr}
 _MAX_VALUES = 4096
 
@@ -120,12 +122,8 @@ def suppressed_guards(env: ShapeEnv | None):
             _refine_fresh(self, expr, known)
         return result
 
-    ShapeEnv.guard_or_defer_runtime_assert = asserting
-    try:
-        with env.suppress_guards():
-            yield
-    finally:
-        ShapeEnv.guard_or_defer_runtime_assert = original
+    with patched(ShapeEnv, "guard_or_defer_runtime_assert", asserting), env.suppress_guards():
+        yield
 
 
 @contextlib.contextmanager

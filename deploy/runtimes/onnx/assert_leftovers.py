@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from deploy.patching import patched
+
 # Pure functions only: setitem and the in-place ones (iadd, ...) have effects and no users by nature.
 _SYMBOLIC = {
     getattr(operator, name)
@@ -51,8 +53,5 @@ def assert_leftovers_removed() -> Iterator[None]:
     def remove_assertion_nodes(graph_module: Any) -> Any:
         return remove_unread_symbolic_ops(original(graph_module))
 
-    _fx_passes.remove_assertion_nodes = remove_assertion_nodes
-    try:
+    with patched(_fx_passes, "remove_assertion_nodes", remove_assertion_nodes):
         yield
-    finally:
-        _fx_passes.remove_assertion_nodes = original

@@ -17,6 +17,7 @@ import onnx
 from deploy.atomic import atomic_path
 from deploy.errors import UnsupportedOpError
 from deploy.oblivious import is_data_dependent, unbacked_sizes_oblivious
+from deploy.patching import patched
 from deploy.quiet import quiet_torch
 from deploy.runtimes.onnx.assert_leftovers import assert_leftovers_removed
 from deploy.runtimes.onnx.decompositions import size_exact
@@ -106,11 +107,8 @@ def _fixing_local_function_versions() -> Iterator[None]:
         _local_functions_at_version_one(model)
         return original(model, *args, **kwargs)
 
-    apis.convert_version = convert_version
-    try:
+    with patched(apis, "convert_version", convert_version):
         yield
-    finally:
-        apis.convert_version = original
 
 
 def _local_functions_at_version_one(model) -> None:

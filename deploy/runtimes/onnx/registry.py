@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from deploy.patching import patched
+
 _BUILT: dict = {}
 
 
@@ -39,8 +41,5 @@ def torchlib_registry_reused() -> Iterator[None]:
         registry.functions = {target: list(entries) for target, entries in built.functions.items()}
         return registry
 
-    registry_class.from_torchlib = classmethod(from_torchlib)
-    try:
+    with patched(registry_class, "from_torchlib", classmethod(from_torchlib)):
         yield
-    finally:
-        registry_class.from_torchlib = original
