@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.passes.base import Context, Pass, call, constant, name, rt
+from deploy.rewriters.passes.base import Context, Pass, call, constant, map_blocks, name, rt
 
 OPTIONAL_PREFIX = "_deploy_opt_"
 
@@ -163,11 +163,38 @@ class OptionalsToFlags(Pass):
     name = "optionals"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        _split_ternaries(func)
         renamed, flagged = _candidates(func)
         if not flagged:
             return
         rewriter = _Rewriter(renamed, flagged)
         func.body = [out for stmt in func.body for out in _as_list(rewriter.visit(stmt))]
+
+
+def _split_ternaries(func: ast.FunctionDef) -> None:
+    """``aisle = n // 2 if n > 16 else None`` of a name tested with ``is None``: the same as an
+    ``if``/``else`` assigning it, which gives it a flag like any other optional (a cond on the size
+    test then merges the placeholder with the value; the ternary's None alone could not be merged)."""
+    tested = {t[0] for node in ast.walk(func) if (t := _none_test(node)) is not None}
+
+    def split(stmt: ast.stmt) -> list[ast.stmt] | None:
+        if not (
+            isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, ast.IfExp)
+        ):
+            return None
+        target, value = stmt.targets[0], stmt.value
+        if not (isinstance(target, ast.Name) and target.id in tested):
+            return None
+        if not (_is_none(value.body) or _is_none(value.orelse)):
+            return None
+
+        def assign(v: ast.expr) -> ast.stmt:
+            return ast.copy_location(ast.Assign([name(target.id, store=True)], v), stmt)
+
+        branch = ast.copy_location(ast.If(value.test, [assign(value.body)], [assign(value.orelse)]), stmt)
+        return [ast.fix_missing_locations(branch)]
+
+    map_blocks(func, split)
 
 
 def _as_list(node: ast.AST | list) -> list:

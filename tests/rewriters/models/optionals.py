@@ -3,7 +3,8 @@ paths: a value that is None on one path and a tensor on another, which a torch.c
 without a presence flag; a helper whose `return` inside a loop gives a value and whose end
 gives None (a checkout table searched for a finishing double); ``best_cost = None`` guarded by a
 sentinel (``if best_day < 0 or cost < best_cost``) in a loop that may break, and in a helper's
-loop called under a tensor branch in another loop's body (a paddock picked when grass runs out)."""
+loop called under a tensor branch in another loop's body (a paddock picked when grass runs out);
+``aisle = n // 2 if n > 16 else None`` on a dynamic size, tested with ``is not None`` in a loop."""
 
 import torch
 from torch import nn
@@ -231,6 +232,20 @@ class PaddockRotation(nn.Module):
         return cover, torch.stack(where)
 
 
+class AisleSkip(nn.Module):
+    """A ternary on a dynamic size giving an int or None (an aisle only in wide halls)."""
+
+    def forward(self, x):
+        n = x.shape[1]
+        aisle = n // 2 if n > 16 else None
+        total = x.sum(0)
+        for c in range(n - 2):
+            if aisle is not None and c < aisle < c + 3:
+                continue
+            total[c] = total[c] + x[:, c].max()
+        return total
+
+
 CASES = [
     Case(
         "none_before_a_helper_loop_under_a_branch_in_a_loop_body_with_a_continue",
@@ -325,5 +340,18 @@ CASES = [
             (torch.arange(1.0, 9.0), torch.arange(8.0, 0.0, -1.0)),
         ],
         ({0: torch.export.Dim("n", min=2, max=16)}, {0: torch.export.Dim("n", min=2, max=16)}),
+    ),
+    Case(
+        "a_ternary_on_a_dynamic_size_giving_an_int_or_none",
+        seeded(AisleSkip),
+        (torch.randn(3, 20),),
+        [
+            (torch.randn(3, 20),),  # wide: the columns around the aisle skipped
+            (torch.randn(3, 32),),  # the widest
+            (torch.randn(3, 16),),  # not wide (16 is not > 16): no aisle
+            (torch.randn(3, 4),),  # the narrowest
+        ],
+        ({1: torch.export.Dim("seats", min=4, max=32)},),
+        constructs=("if->cond",),
     ),
 ]
