@@ -7,6 +7,7 @@ from deploy.rewriters.passes.base import Context, Pass, annotate
 from deploy.rewriters.passes.breaks import BreakContinueToFlags
 from deploy.rewriters.passes.calls import CallTreeCalls
 from deploy.rewriters.passes.conditionals import TernaryToCond
+from deploy.rewriters.passes.constant_queues import ConstantQueues
 from deploy.rewriters.passes.continues import OneAppendPerIteration
 from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
 from deploy.rewriters.passes.entry_mutations import EntryMutationsToStores
@@ -43,6 +44,7 @@ STRUCTURAL: list[Pass] = [
     EntryMutationsToStores(),
     SubscriptUpdatesToStores(),
     RowLiterals(),
+    ConstantQueues(),
     StringStatesToCodes(),
     StringReturnsToCodes(),
     OptionalsToFlags(),

@@ -1,5 +1,6 @@
 """Lists of lists a converted loop carries: a FIFO per stage (``q[k].pop(0)`` then ``q[k].append(v)``),
-and a stack per lane popped from its end, inside a loop over a dynamic length."""
+and a stack per lane popped from its end, inside a loop over a dynamic length; a copy of a constant
+list of (altitude, code) pairs consumed from its front by a tensor `while` in such a loop."""
 
 import torch
 from torch import nn
@@ -80,6 +81,25 @@ class EventGroups(nn.Module):
         return torch.stack(rises) if rises else trace.new_zeros(0)
 
 
+CALLOUTS = [(2500.0, 1), (1000.0, 2), (500.0, 3), (100.0, 4), (50.0, 5)]
+
+
+class AltitudeCallouts(nn.Module):
+    """``pending = list(CALLOUTS)``, ``while pending and alt < pending[0][0]: ...; pending.pop(0)``."""
+
+    def forward(self, alts):
+        pending = list(CALLOUTS)
+        events = []
+        for t in range(alts.shape[0]):
+            alt = alts[t]
+            while pending and alt < pending[0][0]:
+                events.append(torch.tensor([float(t), float(pending[0][1])]))
+                pending.pop(0)
+        if not events:
+            return torch.zeros(0, 2), torch.tensor(len(pending))
+        return torch.stack(events), torch.tensor(len(pending))
+
+
 CASES = [
     Case(
         "queue_per_stage_popped_and_appended_in_a_loop",
@@ -119,5 +139,17 @@ CASES = [
         ],
         ({0: torch.export.Dim("samples", min=4, max=32)},),
         constructs=("for->while_loop",),
+    ),
+    Case(
+        "a_constant_list_copy_consumed_from_its_front_in_a_tensor_while",
+        seeded(AltitudeCallouts),
+        (torch.tensor([3000.0, 2000.0, 900.0, 450.0, 30.0]),),
+        [
+            (torch.tensor([3000.0, 2000.0, 900.0, 450.0, 30.0]),),  # each callout, one per sample
+            (torch.tensor([3000.0, 2900.0]),),  # none: no events
+            (torch.tensor([3000.0, 600.0, 40.0, 10.0]),),  # several in one sample, then the list empty
+        ],
+        ({0: torch.export.Dim("samples", min=2, max=64)},),
+        constructs=("for->while_loop", "while->while_loop"),
     ),
 ]
