@@ -11,11 +11,11 @@
 
 The stacked splits have a data-dependent number of rows ``u``; ``legs / pace`` broadcasts them
 against ``n_ctrl`` rows, and torch, tracing the branch inside torch.cond, must know whether
-``u == n_ctrl``: "Could not guard on data-dependent expression Eq(u1, s91)". Eager would raise a
-broadcast error wherever the branch runs with other sizes (torch's own export of such a line
-assumes the same), so the branch is traced again reading its values of ``u`` rows resized to the
-other size: zero-padded up to it and cut to it. Wherever the branch runs in eager the resize
-changes nothing; the verification runs the branches as usual.
+``u == n_ctrl``: "Could not guard on data-dependent expression Eq(u1, s91)". Eager broadcasts the
+two where the sizes are equal or ``u`` is 1, and raises otherwise, so the branch is traced again
+reading its values of ``u`` rows as ``n_ctrl`` rows: rows ``0 .. n_ctrl - 1`` clamped to the last
+one. That changes nothing where the sizes are equal and repeats the one row where there is one, as
+the broadcast does; the verification runs the branches as usual.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ import types
 
 import torch
 
-from deploy.rewriters.size_clamps import clamp, rebound
-from deploy.rewriters.values import StackedList
+from deploy.rewriters.size_clamps import rebound
+from deploy.rewriters.values import StackedList, as_tensor_value
 
 _EQUAL = re.compile(r"data-dependent expression .*?\(unhinted: Eq\((\w+), (\w+)\)\)")
 
@@ -60,17 +60,23 @@ def matched_branches(exc: BaseException, then_fn, else_fn):
 
 
 def _resized(value: object, expr, target: torch.SymInt) -> object:
-    """``value`` with each dim of size ``expr`` padded with zeros up to ``target`` and cut to it (a
-    size ``expr`` itself: ``target``)."""
+    """``value`` with each dim of size ``expr`` read at positions ``0 .. target - 1`` clamped to its
+    last entry (a zero entry where it has none): itself where the sizes are equal, its one entry
+    repeated where it has one (as eager broadcasts it); a size ``expr`` itself is ``target``."""
     if isinstance(value, torch.SymInt):
         return target if value.node.expr == expr else value
-    padded = clamp(value, expr, target, cut=False)
-    if padded is value:
+    if not isinstance(value, torch.Tensor) or isinstance(value, torch.nn.Parameter):
         return value
+    out = value
     for dim, size in enumerate(value.shape):
-        if isinstance(size, torch.SymInt) and size.node.expr == expr:
-            padded = padded.narrow(dim, 0, target)
-    return padded.clone()
+        if not (isinstance(size, torch.SymInt) and size.node.expr == expr):
+            continue
+        extra = list(out.shape)
+        extra[dim] = 1
+        padded = torch.cat([out, out.new_zeros(extra)], dim)
+        last = (as_tensor_value(size).reshape(()).to(torch.int64) - 1).clamp(min=0)
+        out = padded.index_select(dim, torch.minimum(torch.arange(target, device=out.device), last))
+    return out
 
 
 def _reads(value: object, expr, seen: set) -> bool:

@@ -73,7 +73,7 @@ def clamped_branches(pred: object, then_fn, else_fn):
     # a clamp is valid for every size (a cut to at most s, a pad by at least 0); the decisions torch
     # takes at the example's size while making it (is the cut a no-op?) must not become guards
     with env.suppress_guards():
-        clamped = rebound(fn, lambda v: clamp(v, symbol, target, hint > target))
+        clamped = rebound(fn, lambda v: _clamp(v, symbol, target, hint > target))
     if clamped is fn:
         return None
     return (clamped, else_fn) if side else (then_fn, clamped)
@@ -103,10 +103,10 @@ def _unbacked_clamps(env, expr, symbol, then_fn, else_fn):
         with env.suppress_guards():
             if highest is None or high < highest:
                 fn = (
-                    rebound(fn, lambda v, high=high: clamp(v, symbol, high, True)) if high < _NO_UPPER else fn
+                    rebound(fn, lambda v, high=high: _clamp(v, symbol, high, True)) if high < _NO_UPPER else fn
                 )
             if low > lowest:
-                fn = rebound(fn, lambda v, low=low: clamp(v, symbol, low, False))
+                fn = rebound(fn, lambda v, low=low: _clamp(v, symbol, low, False))
         fns.append(fn)
     if fns[0] is then_fn and fns[1] is else_fn:
         return None
@@ -155,7 +155,7 @@ def _as_int(value, default):
         return default
 
 
-def clamp(value: object, symbol, target: int, cut: bool) -> object:
+def _clamp(value: object, symbol, target: int, cut: bool) -> object:
     """``value`` with each dim (or a size) equal to ``symbol`` clamped towards ``target``: cut to at
     most ``target`` (``cut``) or zero-padded to at least ``target``."""
     if isinstance(value, torch.SymInt):
