@@ -103,7 +103,9 @@ def _unbacked_clamps(env, expr, symbol, then_fn, else_fn):
         with env.suppress_guards():
             if highest is None or high < highest:
                 fn = (
-                    rebound(fn, lambda v, high=high: _clamp(v, symbol, high, True)) if high < _NO_UPPER else fn
+                    rebound(fn, lambda v, high=high: _clamp(v, symbol, high, True))
+                    if high < _NO_UPPER
+                    else fn
                 )
             if low > lowest:
                 fn = rebound(fn, lambda v, low=low: _clamp(v, symbol, low, False))
