@@ -91,8 +91,7 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
             return sizes
         matched = matched_cond(exc, pred, then_fn, else_fn, _cond)  # rows a loop left vs a size
         if matched is not None:
-            result, then_fn, else_fn = matched
-            return _emitted(result, pred, then_fn, else_fn, site_id, kind)
+            return _emitted(*matched, pred, site_id, kind)
         # a stride check torch cannot decide: a select first (same-shaped outputs stay the same shape)
         stride = any(cause in str(exc) for cause in _STRIDE_CAUSES)
         # a test on an unbacked size: torch cannot decide what its branches assume (`diff` of >= 1 rows)
@@ -109,10 +108,10 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
                 clamped, exc = None, again
         if clamped is None:
             return _fallback(exc, pred, then_fn, else_fn, site, names, kind)
-    return _emitted(result, pred, then_fn, else_fn, site_id, kind)
+    return _emitted(result, then_fn, else_fn, pred, site_id, kind)
 
 
-def _emitted(result, pred, then_fn, else_fn, site_id: int, kind: str):
+def _emitted(result, then_fn, else_fn, pred, site_id: int, kind: str):
     result = _ints_as_tensors_again(result, pred, then_fn, else_fn)
     sites.mark_emitted(site_id, kind)
     with tracing_branches(pred):

@@ -84,10 +84,7 @@ def getitem(obj: object, index: object) -> object:
             and torch.compiler.is_dynamo_compiling()
             and not statically_known_true(obj.shape[0] >= -index)
         ):
-            # `splits[-1]` of a list a loop filled, in a cond's branch: dynamo's bounds check of a
-            # negative index on an unbacked size is a guard it cannot build; the position counted
-            # from the start is the same row wherever eager reads one
-            return obj[obj.shape[0] + index]
+            return obj[obj.shape[0] + index]  # `kept[-1]`: dynamo cannot guard its bounds in a cond
     if any(_int_list(e) for e in entries):
         # `frame[[11, 13, 15], 2]`: torch would make the list a constant tensor, which in a graph
         # op's body is lifted in a way torch.onnx's decompositions cannot run
