@@ -25,6 +25,7 @@ import torch
 from torch.utils import _pytree as pytree
 
 from deploy.rewriters.selects import _decode, _encode, select
+from deploy.rewriters.sizing_rows import sizing_now
 from deploy.rewriters.trace_state import probing_now, set_probing
 from deploy.rewriters.values import NONE_CODE, UNDEFINED_CODE, Undefined, as_predicate, is_sym_int
 
@@ -46,8 +47,6 @@ def probe_select(pred: object, then_fn, else_fn):
     counted_rows.py, whose records a graph op's branch could not make), a tensor `if`: both branches computed once and picked with torch.where, their
     outputs encoded and decoded as a cond's are (a Python bool comes out a tensor, ints that differ
     a 0-d int64 tensor); None outside a probe or when the outputs do not line up."""
-    from deploy.rewriters.counted_rows import sizing_now
-
     probing = (torch.compiler.is_dynamo_compiling() and probing_now()) or sizing_now()
     if not (probing and isinstance(pred, torch.Tensor)):
         return None

@@ -37,6 +37,7 @@ from deploy.rewriters.row_lists import (
     unflatten,
 )
 from deploy.rewriters.sites import get_site
+from deploy.rewriters.sizing_rows import SIZES, record, sizing_index, sizing_list, sizing_now
 from deploy.rewriters.values import Undefined, check_size, is_row_list, is_symbolic, is_tracing
 
 
@@ -46,12 +47,10 @@ def rows_while(while_stmt, cond_fn, body_fn, args: tuple, names: tuple, site_id:
     into it; (values, lists) as the `while` with lists gives them. None when a list is not a RowList."""
     if not (lists and is_tracing()):
         return None
-    if _SIZES and any(_sizing_index(v) is not None for v in lists):
+    if sizing_now() and any(sizing_index(v) is not None for v in lists):
         _, appended = body_fn(*args)  # one iteration: the rows' shape (the nodes are dead)
         for rows, value in zip(lists, appended):
-            if _sizing_index(rows) is not None:
-                row = as_row(value)
-                _SIZES[-1][_sizing_index(rows)] = (tuple(row.shape), row.dtype)
+            record(rows, as_row(value))
         return args, lists
     positions, flag_lists, masks = _row_lists_and_flags(lists)
     if len(positions) + len(flag_lists) != len(lists):
@@ -144,13 +143,12 @@ def rows_for(for_range, bounds, body_fn, args, accumulators, names, site_id, bre
     positions = [k for k, acc in enumerate(accumulators) if is_row_list(acc)]
     if not positions or not is_tracing():
         return None
-    if _SIZES and any(_sizing_index(accumulators[k]) is not None for k in positions):
+    if sizing_now() and any(sizing_index(accumulators[k]) is not None for k in positions):
         start = bounds[0] if len(bounds) > 1 else 0
         _, appended = body_fn(start, *args)  # one iteration: the rows' shape (the nodes are dead)
         for k in positions:
-            if _sizing_index(accumulators[k]) is not None and isinstance(appended[k], torch.Tensor):
-                row = as_row(appended[k])
-                _SIZES[-1][_sizing_index(accumulators[k])] = (tuple(row.shape), row.dtype)
+            if isinstance(appended[k], torch.Tensor):
+                record(accumulators[k], as_row(appended[k]))
         return args, accumulators
     positions, flag_lists, masks = _row_lists_and_flags(accumulators)
     n = len(args)
@@ -211,21 +209,21 @@ def counted_then_filled(
 ):
     """``graph_for`` (loop_operators._graph_for) over a loop whose Python-list variables a nested
     `while` appends to, run twice as the module docstring says; the rows' shapes come from one
-    iteration ``probe(values)`` traces with each list a sizing RowList (``_sizing``). (values, lists),
+    iteration ``probe(values)`` traces with each list a sizing RowList (sizing_rows.py). (values, lists),
     or None when a list is not filled that way."""
     positions = [i for i, v in enumerate(args) if isinstance(v, list)]
     if not positions or not all(_entries_are_rows(args[i]) for i in positions):
         return None
     probed_args = list(args)
     for k, i in enumerate(positions):
-        probed_args[i] = _sizing(k)
-    _SIZES.append({})
+        probed_args[i] = sizing_list(k)
+    SIZES.append({})
     try:
         probe(tuple(probed_args))
     except Exception:  # torch's many internal error types: the loop reports its own error
         return None
     finally:
-        sizes = _SIZES.pop()
+        sizes = SIZES.pop()
     if len(sizes) != len(positions):
         return None  # a list no nested loop appends to
     shapes = {i: sizes[k] for k, i in enumerate(positions)}
@@ -262,30 +260,6 @@ def counted_then_filled(
         room[i] = total + 1
     values, lists = run(room, accumulators)
     return after_loop(values, names), lists
-
-
-def _sizing(k: int) -> RowList:
-    """List ``k`` of the loop while one probed iteration finds its rows' shape: a RowList with no
-    room, its position in its buffer's shape (a graph op's branches pass it on as two tensors, and
-    dynamo keeps shapes), which a nested `while` appending to it records in ``_SIZES``."""
-    return RowList(torch.zeros((0, k + 1), dtype=torch.uint8), torch.zeros((), dtype=torch.int64))
-
-
-def _sizing_index(rows: object) -> int | None:
-    if not is_row_list(rows):
-        return None
-    buffer = rows.buffer
-    if buffer.dtype != torch.uint8 or buffer.dim() != 2 or buffer.shape[0] != 0:
-        return None
-    return int(buffer.shape[1]) - 1
-
-
-_SIZES: list[dict] = []  # while probing: {list position: (row shape, dtype)}
-
-
-def sizing_now() -> bool:
-    """Inside the run that finds the rows' shapes (counted_then_filled)."""
-    return bool(_SIZES)
 
 
 def _entries_are_rows(values: list) -> bool:

@@ -51,6 +51,7 @@ from deploy.rewriters.operators import fresh_copies
 from deploy.rewriters.row_lists import carried_as_rows, rows_carried, while_as_rows
 from deploy.rewriters.scan_loop import scan_for as _scan_for
 from deploy.rewriters.shrinking_loop import shrunk_while
+from deploy.rewriters.sizing_rows import sizing_index, sizing_now
 from deploy.rewriters.unrolled_loop import try_unrolled
 from deploy.rewriters.values import (
     Undefined,
@@ -113,6 +114,9 @@ def while_stmt(
         rows = while_as_rows(while_stmt, cond_fn, body_fn, args, names, site_id, row_room(*args))
         if rows is not None:
             return rows
+    if sizing_now() and any(sizing_index(v) is not None for v in args):
+        body_fn(*args)  # one iteration records the rows' shapes (sizing_rows.py; the nodes are dead)
+        return args
     if any(is_row_list(v) for v in args):  # a list an enclosing loop carries as rows, appended here
         return rows_carried(while_stmt, cond_fn, body_fn, args, names, site_id)
     args = placeholders_for_undefined(unset_as_undefined(args, names), lambda values: body_fn(*values))

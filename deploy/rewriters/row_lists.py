@@ -10,9 +10,9 @@ A graph loop carries tensors of one shape, so such a list is carried as a RowLis
 room for every row the loop can append (the rows before it plus one per append site per
 iteration) and the count of rows in it. Reading it inside the loop sees the first ``count`` rows
 (an unbacked size local to the body); appending writes row ``count`` and adds one. After the loop
-it is a StackedList of those rows (a data-dependent length). The appended rows' shape comes from
-the rows already there or, for an empty list, from a probe of one iteration in which the appends
-only record what they would append. Eagerly and on Python lists everything is plain Python.
+it is a StackedList of those rows (a data-dependent length). The rows' shape comes from the rows
+already there or, for an empty list, from a probe of one iteration whose appends only record what
+they would append. Eagerly and on Python lists everything is plain Python.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from torch.utils import _pytree as pytree
 
 from deploy.rewriters import sites
 from deploy.rewriters.row_windows import floors, tail_window
+from deploy.rewriters.sizing_rows import record
 from deploy.rewriters.values import StackedList, check_size
 
 _RECORDING: list[dict] = []  # while probing: {list name: (row shape, dtype, append sites seen)}
@@ -147,6 +148,8 @@ def list_append(values, value, name: str = ""):
         if isinstance(values, list):
             return values  # a probe: the list stays as it was, so both sides of a cond agree
     if isinstance(values, RowList):
+        if record(values, as_row(value)):
+            return values  # a sizing list (sizing_rows.py): the row's shape recorded, nothing written
         row = as_row(value, values.buffer.dtype)
         row = (row if row.dtype == values.buffer.dtype else row.to(values.buffer.dtype)).unsqueeze(0)
         # clamped: a buffer sized exactly (an append on every path) is full after the last append,

@@ -1,6 +1,7 @@
 """Lists of lists a converted loop carries: a FIFO per stage (``q[k].pop(0)`` then ``q[k].append(v)``),
 and a stack per lane popped from its end, inside a loop over a dynamic length; a copy of a constant
-list of (altitude, code) pairs consumed from its front by a tensor `while` in such a loop."""
+list of (altitude, code) pairs consumed from its front by a tensor `while` in such a loop, which
+appends to a list a branch after it appends to too."""
 
 import torch
 from torch import nn
@@ -100,6 +101,24 @@ class AltitudeCallouts(nn.Module):
         return torch.stack(events), torch.tensor(len(pending))
 
 
+class CalloutsAndAlerts(nn.Module):
+    """As AltitudeCallouts, with an alert appended to the same list in a branch after the `while`."""
+
+    def forward(self, flight):
+        pending = list(CALLOUTS)
+        events = []
+        for t in range(flight.shape[0]):
+            alt, vs = flight[t].unbind()
+            while pending and alt < pending[0][0]:
+                events.append(torch.tensor([float(t), float(pending[0][1])]))
+                pending.pop(0)
+            if -vs > 1500.0 + alt:
+                events.append(torch.tensor([float(t), 9.0]))
+        if not events:
+            return torch.zeros(0, 2)
+        return torch.stack(events)
+
+
 CASES = [
     Case(
         "queue_per_stage_popped_and_appended_in_a_loop",
@@ -148,6 +167,18 @@ CASES = [
             (torch.tensor([3000.0, 2000.0, 900.0, 450.0, 30.0]),),  # each callout, one per sample
             (torch.tensor([3000.0, 2900.0]),),  # none: no events
             (torch.tensor([3000.0, 600.0, 40.0, 10.0]),),  # several in one sample, then the list empty
+        ],
+        ({0: torch.export.Dim("samples", min=2, max=64)},),
+        constructs=("for->while_loop", "while->while_loop"),
+    ),
+    Case(
+        "a_list_appended_in_a_nested_while_and_in_a_branch_after_it",
+        seeded(CalloutsAndAlerts),
+        (torch.tensor([[3000.0, -500.0], [2000.0, -4000.0], [900.0, -700.0], [30.0, -600.0]]),),
+        [
+            (torch.tensor([[3000.0, -500.0], [2900.0, -400.0]]),),  # no callout, no alert: no events
+            (torch.tensor([[3000.0, -5000.0], [2950.0, -200.0]]),),  # an alert only
+            (torch.tensor([[3000.0, -500.0], [40.0, -3000.0], [10.0, -100.0]]),),  # every callout, an alert
         ],
         ({0: torch.export.Dim("samples", min=2, max=64)},),
         constructs=("for->while_loop", "while->while_loop"),
