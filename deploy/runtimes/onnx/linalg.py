@@ -10,8 +10,9 @@
   converges in fewer), then torch's own cutoff (``atol``/``rtol``, default ``eps * max(m, n)`` of the
   largest) and ``V diag(1/s^2) (U S)^T``; rank-deficient matrices get torch's answer too.
 - ``torch.fft.rfftfreq(n, d)`` / ``fftfreq(n, d)``: an arange over ``n * d``.
-- ``torch.searchsorted(sorted, values)``: the insertion index is the number of entries below each
-  value (``<`` for the left side, ``<=`` for the right), an exact count with no search order.
+- ``torch.searchsorted(sorted, values)``: torch's own binary search, unrolled for the most halvings
+  the sequence's length (or its largest size) takes, so a sequence that is not sorted (a random
+  verification input) gives the same index as eagerly, not only a sorted one.
 - ``torch.cumprod(x, d)``: entry ``i`` is the product of entries ``0..i``, a ReduceProd over a
   lower-triangular mask (ones elsewhere): exact for ints and floats alike (``exp(cumsum(log))``
   is neither), at ``L*L`` entries per row of length ``L``.
@@ -140,12 +141,30 @@ def searchsorted(
     if sorter is not None:
         sorted_sequence = torch.gather(sorted_sequence, -1, sorter)
     right = right or side == "right"
-    if sorted_sequence.dim() == 1:
-        edges, points = sorted_sequence, values.unsqueeze(-1)
-    else:
-        edges, points = sorted_sequence.unsqueeze(-2), values.unsqueeze(-1)
-    below = edges <= points if right else edges < points
-    return below.sum(-1).to(torch.int32 if out_int32 else torch.int64)
+    n = sorted_sequence.shape[-1]
+    dtype = torch.int32 if out_int32 else torch.int64
+    if isinstance(n, int) and n == 0:
+        return torch.zeros(values.shape, dtype=dtype, device=values.device)
+    start = torch.zeros(values.shape, dtype=torch.int64, device=values.device)
+    end = torch.full(values.shape, 1, dtype=torch.int64, device=values.device) * n
+    for _ in range(_search_steps(n)):
+        mid = start + (end - start) // 2
+        at = mid.clamp(0, n - 1)
+        seen = sorted_sequence[at] if sorted_sequence.dim() == 1 else torch.gather(sorted_sequence, -1, at)
+        onward = ~(seen > values) if right else ~(seen >= values)  # as torch's, NaN included
+        searching = start < end
+        start = torch.where(searching & onward, mid + 1, start)
+        end = torch.where(searching & ~onward, mid, end)
+    return start.to(dtype)
+
+
+def _search_steps(n) -> int:
+    """The halvings a binary search over ``n`` entries takes at most: of its largest size when
+    ``n`` is symbolic (31 when unbounded)."""
+    if isinstance(n, int):
+        return max(n, 1).bit_length()
+    upper = n.node.shape_env.bound_sympy(n.node.expr).upper
+    return int(upper).bit_length() if upper.is_finite else 31
 
 
 def cumprod(x, dim: int, *, dtype=None):

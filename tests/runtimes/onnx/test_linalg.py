@@ -75,6 +75,25 @@ def test_searchsorted_matches_torch_with_ties(right):
     )
 
 
+@pytest.mark.parametrize("right", [False, True])
+def test_searchsorted_of_unsorted_sequences_matches_torch(right):
+    """Not sorted (as a random verification input is): the same index as torch's binary search,
+    NaN included, for every length up to 40."""
+    g = torch.Generator().manual_seed(5)
+    for n in range(1, 41):
+        edges = torch.randint(-4, 5, (n,), generator=g).float()
+        rows = torch.randint(-4, 5, (3, n), generator=g).float()
+        edges[n // 2] = float("nan")
+        values = torch.tensor([-5.0, -1.0, 0.0, 0.5, 2.0, 5.0, float("nan")])
+        assert torch.equal(
+            searchsorted(edges, values, right=right), torch.searchsorted(edges, values, right=right)
+        ), n
+        points = values[:4].expand(3, 4)
+        assert torch.equal(
+            searchsorted(rows, points, right=right), torch.searchsorted(rows, points, right=right)
+        ), n
+
+
 class Resample(torch.nn.Module):
     """A damped least-squares step and a systematic resampling index: both ops at once."""
 
@@ -94,14 +113,15 @@ def test_programs_with_solve_and_searchsorted_translate_and_match():
     )
     dynamic = (None, None, {0: Dim("particles", min=2, max=64)}, {0: Dim("draws", min=1, max=64)})
     session = _session(torch.export.export(Resample(), example, dynamic_shapes=dynamic))
-    for n, k in ((6, 4), (30, 9), (2, 1)):
+    for n, k, signed in ((6, 4, False), (30, 9, False), (2, 1, False), (40, 16, True)):
         inputs = (
             torch.randn(2, 3, generator=g),
             torch.randn(2, generator=g),
-            torch.rand(n, generator=g),
+            torch.randn(n, generator=g) if signed else torch.rand(n, generator=g),
             torch.rand(k, generator=g) * n / 2,
         )
-        inputs[2].div_(inputs[2].sum())
+        if not signed:  # signed weights: a cdf that is not sorted, searched as torch searches it
+            inputs[2].div_(inputs[2].sum())
         expected = Resample()(*inputs)
         got = session.run(None, {i.name: x.numpy() for i, x in zip(session.get_inputs(), inputs)})
         np.testing.assert_allclose(got[0], expected[0].numpy(), rtol=1e-5, atol=1e-6)
