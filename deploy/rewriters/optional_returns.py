@@ -83,3 +83,13 @@ def present(value: object) -> object:
         return False
     flag = _flag_of(value)
     return True if flag is None else flag
+
+
+def with_presence(value: object, flag: object) -> object:
+    """An optional passed to a helper that tests its parameter with ``is None`` (passes/optionals.py):
+    None or the value where ``flag`` is a Python bool; where it is a tensor, the value (a
+    placeholder on the paths that left it None) carrying the flag, which the helper's ``present``
+    reads."""
+    if not isinstance(flag, torch.Tensor):
+        return value if flag else None
+    return _with_flag(value, flag)

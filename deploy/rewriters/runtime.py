@@ -56,7 +56,7 @@ from deploy.rewriters.operators import (
     python_predicate,
     python_true,
 )
-from deploy.rewriters.optional_returns import present
+from deploy.rewriters.optional_returns import present, with_presence
 from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_reset
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of, split_step
 from deploy.rewriters.size_factories import fftfreq, hann_window, rfftfreq
@@ -123,6 +123,7 @@ __all__ = [
     "nonempty",
     "not_",
     "present",
+    "with_presence",
     "one_hot",
     "or_",
     "range_",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 
-from deploy.rewriters.passes.base import BLOCK_FIELDS, Context, Pass, map_blocks, name, rt
+from deploy.rewriters.passes.base import BLOCK_FIELDS, Context, Pass, copy_expr, map_blocks, name, rt
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -119,7 +119,7 @@ class _Counting(ast.NodeTransformer):
 
 
 def _count_appends(
-    block: list[ast.stmt], target: str, counter: str, last: str | None, deferred: bool = False
+    block: list[ast.stmt], target: str, counter: str, last: str | None, deferred: str = ""
 ) -> list[ast.stmt]:
     out = []
     for stmt in block:
@@ -127,7 +127,7 @@ def _count_appends(
             out.append(ast.copy_location(ast.Assign([name(last, True)], stmt.value), stmt))
             continue
         if deferred and _appends_to(stmt) == target:  # the pending entry is out; `v` is pending
-            pending = _pending_out(target, counter, last)
+            pending = _pending_out(target, counter, last, deferred)
             value = ast.Assign([name(last, True)], stmt.value.args[0])
             step = ast.Assign([name(counter, True)], ast.BinOp(name(counter), ast.Add(), ast.Constant(1)))
             for new in (pending, value, step):
@@ -151,10 +151,13 @@ def _count_appends(
     return out
 
 
-def _pending_out(target: str, counter: str, last: str) -> ast.If:
-    """``if counter > 0: target.append(last)``."""
+def _pending_out(target: str, counter: str, last: str, nonempty: str) -> ast.If:
+    """``if nonempty or counter > 0: target.append(last)``: ``nonempty`` says the list had entries
+    before the loop (a Python bool there), so a graph loop's counter, which only grows, need not be
+    tested, and every path appends (the list keeps a size the graph knows)."""
     append = ast.Expr(ast.Call(ast.Attribute(name(target), "append", ast.Load()), [name(last)], []))
-    return ast.If(ast.Compare(name(counter), [ast.Gt()], [ast.Constant(0)]), [append], [])
+    grown = ast.Compare(name(counter), [ast.Gt()], [ast.Constant(0)])
+    return ast.If(ast.BoolOp(ast.Or(), [name(nonempty), grown]), [append], [])
 
 
 class ListLengthCounters(Pass):
@@ -182,7 +185,7 @@ class ListLengthCounters(Pass):
         before, after = [], []
         for target in targets:
             counter = ctx.fresh("len")
-            deferred = any(_is_last_store(n, target) for n in ast.walk(loop))
+            deferred = ctx.fresh("nonempty") if any(_is_last_store(n, target) for n in ast.walk(loop)) else ""
             reads_last = deferred or any(_is_last_of(n, target) for n in ast.walk(loop))
             last = ctx.fresh("last") if reads_last else None
             counting = _Counting(target, counter, last or "")
@@ -193,9 +196,11 @@ class ListLengthCounters(Pass):
             size = ast.Call(name("len"), [name(target)], [])
             before.append(ast.Assign([name(counter, True)], size))
             if deferred:  # the last entry stays pending (out of the list) until the next append
+                nonempty = ast.Compare(copy_expr(size), [ast.Gt()], [ast.Constant(0)])
+                before.append(ast.Assign([name(deferred, True)], nonempty))
                 taken = ast.Call(rt("take_last"), [name(target)], [])
                 before.append(ast.Assign([name(last, True)], taken))
-                after.append(_pending_out(target, counter, last))
+                after.append(_pending_out(target, counter, last, deferred))
             elif last is not None:
                 first = ast.IfExp(
                     ast.Compare(size, [ast.Gt()], [ast.Constant(0)]),

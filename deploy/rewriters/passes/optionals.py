@@ -17,9 +17,15 @@ set, as the user's code only read ``best`` where it was not None.
 
 Only local variables that are assigned ``None``, assigned something else, and tested with
 ``is None`` / ``is not None`` are renamed, and those set to None in one statement with such a
-variable (``best_cost, best_rows = None, None``: only ``best_cost`` is tested); parameters (``mask=None``) stay as they are. Every
-other local tested with ``is None`` gets the flag too, set by ``_deploy_rt.present(x)`` where it is
-assigned: a callee's result that some of its paths left None carries its own (optional_returns.py).
+variable (``best_cost, best_rows = None, None``: only ``best_cost`` is tested). Every other local
+tested with ``is None`` gets the flag too, set by ``_deploy_rt.present(x)`` where it is assigned:
+a callee's result that some of its paths left None carries its own (optional_returns.py).
+
+A variable handed to a helper that tests the matching parameter with ``is None`` counts as tested
+(``self._find_block(seats, aisle)``); the call passes ``_deploy_rt.with_presence(value, flag)``,
+the value carrying the flag where the flag is a tensor. A parameter tested with ``is None`` keeps
+its name and gets its flag from ``present`` when the function starts (``mask=None`` given no
+value: a Python False, as before).
 """
 
 from __future__ import annotations
@@ -69,10 +75,11 @@ def _none_test(node: ast.AST) -> tuple[str, bool] | None:
     return None
 
 
-def _candidates(func: ast.FunctionDef) -> tuple[set[str], set[str]]:
-    """(locals to rename: assigned None and something else; every local tested with ``is None``)."""
+def _candidates(func: ast.FunctionDef, passed: set[str]) -> tuple[set[str], set[str]]:
+    """(locals to rename: assigned None and something else; every local tested with ``is None``,
+    and every parameter). ``passed``: names handed to a helper that tests them with ``is None``."""
     params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
-    set_none, set_other, tested = set(), set(), set()
+    set_none, set_other, tested = set(), set(), set(passed)
     for node in ast.walk(func):
         if isinstance(node, ast.Assign):
             for ident, none in _assigned(node):
@@ -82,7 +89,8 @@ def _candidates(func: ast.FunctionDef) -> tuple[set[str], set[str]]:
         elif _none_test(node) is not None:
             tested.add(_none_test(node)[0])
     renamed = (set_none & set_other & tested) - params
-    return renamed | (_companions(func, renamed) & set_other) - params, (set_other & tested) - params
+    renamed |= (_companions(func, renamed) & set_other) - params
+    return renamed, ((set_other & tested) - params) | renamed | (tested & params)
 
 
 def _companions(func: ast.FunctionDef, renamed: set[str]) -> set[str]:
@@ -98,8 +106,8 @@ def _companions(func: ast.FunctionDef, renamed: set[str]) -> set[str]:
 
 
 class _Rewriter(ast.NodeTransformer):
-    def __init__(self, renamed: set[str], flagged: set[str]):
-        self.renamed, self.names = renamed, flagged
+    def __init__(self, renamed: set[str], flagged: set[str], passed: dict[int, str]):
+        self.renamed, self.names, self.passed = renamed, flagged, passed
 
     def _flags(self, idents: list[str], like: ast.AST, nones: list[bool] | None = None) -> list[ast.stmt]:
         """``_deploy_has_x = False`` after ``x = None``, ``_deploy_has_x = _deploy_rt.present(x)``
@@ -126,6 +134,21 @@ class _Rewriter(ast.NodeTransformer):
             return node
         flag = name(f"_deploy_has_{test[0]}")
         return ast.copy_location(flag if test[1] else call(rt("not_"), flag), node)
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        """An optional handed to a helper that tests it: the value with its flag (with_presence)."""
+
+        def handed(arg: ast.expr) -> ast.expr:
+            ident = self.passed.get(id(arg))
+            if ident not in self.names:
+                return arg
+            return call(rt("with_presence"), name(ident), name(f"_deploy_has_{ident}"))
+
+        node.args = [handed(a) for a in node.args]
+        for keyword in node.keywords:
+            keyword.value = handed(keyword.value)
+        self.generic_visit(node)  # (renames the value: _deploy_opt_*)
+        return node
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if node.id in self.renamed:
@@ -163,19 +186,22 @@ class OptionalsToFlags(Pass):
     name = "optionals"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
-        _split_ternaries(func)
-        renamed, flagged = _candidates(func)
+        passed = _passed_to_tests(func, ctx)
+        _split_ternaries(func, set(passed.values()))
+        renamed, flagged = _candidates(func, set(passed.values()))
         if not flagged:
             return
-        rewriter = _Rewriter(renamed, flagged)
-        func.body = [out for stmt in func.body for out in _as_list(rewriter.visit(stmt))]
+        rewriter = _Rewriter(renamed, flagged, passed)
+        params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
+        first = rewriter._flags([p for p in params if p in flagged], func.body[0])
+        func.body = first + [out for stmt in func.body for out in _as_list(rewriter.visit(stmt))]
 
 
-def _split_ternaries(func: ast.FunctionDef) -> None:
+def _split_ternaries(func: ast.FunctionDef, passed: set[str]) -> None:
     """``aisle = n // 2 if n > 16 else None`` of a name tested with ``is None``: the same as an
     ``if``/``else`` assigning it, which gives it a flag like any other optional (a cond on the size
     test then merges the placeholder with the value; the ternary's None alone could not be merged)."""
-    tested = {t[0] for node in ast.walk(func) if (t := _none_test(node)) is not None}
+    tested = passed | {t[0] for node in ast.walk(func) if (t := _none_test(node)) is not None}
 
     def split(stmt: ast.stmt) -> list[ast.stmt] | None:
         if not (
@@ -195,6 +221,32 @@ def _split_ternaries(func: ast.FunctionDef) -> None:
         return [ast.fix_missing_locations(branch)]
 
     map_blocks(func, split)
+
+
+def _passed_to_tests(func: ast.FunctionDef, ctx: Context) -> dict[int, str]:
+    """{id(argument): name} for each bare name handed to a user function (``self._find(seats,
+    aisle)``) whose matching parameter that function tests with ``is None``."""
+    from deploy.rewriters.convert import parsed_user_function
+
+    found: dict[int, str] = {}
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Call) or ctx.resolve is None:
+            continue
+        if not any(isinstance(a, ast.Name) for a in (*node.args, *(k.value for k in node.keywords))):
+            continue
+        callee = parsed_user_function(ctx.resolve(node.func))
+        if callee is None:
+            continue
+        tested = {t[0] for n in ast.walk(callee) if (t := _none_test(n)) is not None}
+        params = [a.arg for a in callee.args.posonlyargs + callee.args.args]
+        params = params[1:] if isinstance(node.func, ast.Attribute) else params
+        pairs = list(zip(params, node.args)) + [(k.arg, k.value) for k in node.keywords]
+        for param, arg in pairs:
+            if isinstance(arg, ast.Starred):
+                break
+            if param in tested and isinstance(arg, ast.Name):
+                found[id(arg)] = arg.id
+    return found
 
 
 def _as_list(node: ast.AST | list) -> list:

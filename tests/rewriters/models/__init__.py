@@ -19,6 +19,7 @@ from tests.rewriters.models import (
     filled_lists,
     flag_lists,
     found_or_defaults,
+    helper_optionals,
     helper_reads,
     helper_returns,
     idioms,
@@ -80,6 +81,7 @@ CASES = (
     + loop_exits.CASES
     + list_api.CASES
     + literals.CASES
+    + helper_optionals.CASES
     + helper_returns.CASES
     + helper_reads.CASES
     + unrolled_appends.CASES

@@ -4,7 +4,8 @@ tuple whose appends a tensor `continue` may skip; a loop that overwrites the las
 appended; a list a branch creates, grown from a data-dependent start; a seed value dropped
 with `preds[1:]` before `torch.cat`; a list of tensors a bounded tensor `while` updates entry by entry
 while it appends to another; a list that starts with a Python number and grows by a loop's
-tensors, then read by position."""
+tensors, then read by position; a list that starts with one entry and whose last entry a loop
+overwrites before appending on every path, stacked into the value a `while` loop carries."""
 
 import torch
 from torch import nn
@@ -202,6 +203,27 @@ class PeakColumns(nn.Module):
         return x[1, peaks[1]] + x[0, peaks[0]] + peaks[-1]
 
 
+class OverturnMixing(nn.Module):
+    """A layer warmer than the one above overturns and mixes with it (``layers[-1] = avg``, then an
+    append): every path appends once to a list that starts with one entry, so the stacked list keeps
+    the input's length, which the `while` loop carrying it needs."""
+
+    def forward(self, temps):
+        passes = 0
+        while bool((temps[1:] > temps[:-1] + 0.05).any()) and passes < 4:
+            layers = [temps[0]]
+            for k in range(1, temps.shape[0]):
+                if temps[k] <= layers[-1] + 0.05:
+                    layers.append(temps[k])
+                    continue
+                avg = 0.5 * (layers[-1] + temps[k])
+                layers[-1] = avg
+                layers.append(avg)
+            temps = torch.stack(layers)
+            passes += 1
+        return temps, torch.tensor(passes)
+
+
 CASES = [
     Case(
         "gaps_appended_across_python_and_graph_loops",
@@ -289,5 +311,17 @@ CASES = [
         [(torch.randn(2, 4),), (torch.randn(20, 4),)],
         ({0: torch.export.Dim("rows", min=2, max=32)},),
         constructs=("for->scan",),
+    ),
+    Case(
+        "a_list_overwritten_at_its_end_then_appended_on_every_path_carried_by_a_while",
+        seeded(OverturnMixing),
+        (torch.tensor([60.0, 55.0, 50.0, 70.0, 40.0, 35.0]),),
+        [
+            (torch.tensor([60.0, 55.0, 50.0, 45.0]),),  # stable: no pass
+            (torch.tensor([60.0, 55.0, 50.0, 70.0, 40.0, 35.0]),),  # one slug: a few passes
+            (torch.tensor([10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0]),),  # the pass budget runs out
+        ],
+        ({0: torch.export.Dim("layers", min=3, max=40)},),
+        constructs=("while->while_loop",),
     ),
 ]
