@@ -88,7 +88,7 @@ def test_searchsorted_of_unsorted_sequences_matches_torch(right):
         assert torch.equal(
             searchsorted(edges, values, right=right), torch.searchsorted(edges, values, right=right)
         ), n
-        points = values[:4].expand(3, 4)
+        points = values[:4].repeat(3, 1)
         assert torch.equal(
             searchsorted(rows, points, right=right), torch.searchsorted(rows, points, right=right)
         ), n
