@@ -224,29 +224,51 @@ def _split_ternaries(func: ast.FunctionDef, passed: set[str]) -> None:
 
 
 def _passed_to_tests(func: ast.FunctionDef, ctx: Context) -> dict[int, str]:
-    """{id(argument): name} for each bare name handed to a user function (``self._find(seats,
-    aisle)``) whose matching parameter that function tests with ``is None``."""
+    """{id(argument): name} for each bare name that may be None here (assigned ``None``, or a ternary
+    with a ``None`` side) handed to a user function (``self._find(seats, aisle)``) whose matching
+    parameter that function tests with ``is None``. Each callee is parsed once, and only for such
+    calls."""
     from deploy.rewriters.convert import parsed_user_function
 
+    if ctx.resolve is None:
+        return {}
+    maybe_none = {
+        ident
+        for node in ast.walk(func)
+        if isinstance(node, ast.Assign)
+        for ident, none in _assigned(node)
+        if none or _may_be_none(node.value)
+    }
+    tested_by: dict[object, tuple[list[str], set[str]]] = {}
     found: dict[int, str] = {}
     for node in ast.walk(func):
-        if not isinstance(node, ast.Call) or ctx.resolve is None:
+        handed = (
+            [a for a in (*node.args, *(k.value for k in node.keywords))] if isinstance(node, ast.Call) else []
+        )
+        if not any(isinstance(a, ast.Name) and a.id in maybe_none for a in handed):
             continue
-        if not any(isinstance(a, ast.Name) for a in (*node.args, *(k.value for k in node.keywords))):
-            continue
-        callee = parsed_user_function(ctx.resolve(node.func))
-        if callee is None:
-            continue
-        tested = {t[0] for n in ast.walk(callee) if (t := _none_test(n)) is not None}
-        params = [a.arg for a in callee.args.posonlyargs + callee.args.args]
+        target = ctx.resolve(node.func)
+        if target not in tested_by:
+            callee = parsed_user_function(target)
+            tested = {t[0] for n in ast.walk(callee) if (t := _none_test(n)) is not None} if callee else set()
+            params = [a.arg for a in callee.args.posonlyargs + callee.args.args] if callee else []
+            tested_by[target] = (params, tested)
+        params, tested = tested_by[target]
         params = params[1:] if isinstance(node.func, ast.Attribute) else params
         pairs = list(zip(params, node.args)) + [(k.arg, k.value) for k in node.keywords]
         for param, arg in pairs:
             if isinstance(arg, ast.Starred):
                 break
-            if param in tested and isinstance(arg, ast.Name):
+            if param in tested and isinstance(arg, ast.Name) and arg.id in maybe_none:
                 found[id(arg)] = arg.id
     return found
+
+
+def _may_be_none(value: ast.expr) -> bool:
+    """``None``, or a ternary with ``None`` on a side."""
+    if isinstance(value, ast.IfExp):
+        return _is_none(value.body) or _is_none(value.orelse)
+    return _is_none(value)
 
 
 def _as_list(node: ast.AST | list) -> list:
