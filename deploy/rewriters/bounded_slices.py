@@ -11,6 +11,7 @@ told. Slices of plain ints and sizes stay plain slices.
 from __future__ import annotations
 
 import torch
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from deploy.rewriters.values import as_tensor_value, check_size, is_sym_int, is_tracing
 
@@ -74,6 +75,41 @@ def sliced(x: torch.Tensor, entries: tuple, most: int | None = None) -> torch.Te
         last = as_tensor_value(size).reshape(()).to(torch.int64) - 1
         x = x.index_select(dim, torch.minimum(positions, last))
     return x
+
+
+def narrowed(x: torch.Tensor, entries: tuple) -> torch.Tensor | None:
+    """``x[a:b]`` with a symbolic int bound that torch knows lies within the dim (an index a search
+    loop found, search_indices.py), as a narrow: sized ``b - a``, where a slice with a data-dependent
+    bound would size it ``Min(size, b)``, which does not add up with the other slices of ``x``. None
+    when some entry is not a slice, or no bound is symbolic, or torch cannot tell it is in range."""
+    plan, unbacked = [], False
+    for dim, entry in enumerate(entries):
+        if not isinstance(entry, slice) or entry.step is not None or dim >= x.dim():
+            return None
+        size = x.shape[dim]
+        start = 0 if entry.start is None else entry.start
+        stop = size if entry.stop is None else entry.stop
+        if not any(is_sym_int(b) for b in (entry.start, entry.stop)):
+            plan.append(entry)  # read as a slice (after the narrows: it keeps its dim)
+            continue
+        unbacked = True
+        if not (_at_most(0, start) and _at_most(start, stop) and _at_most(stop, size)):
+            return None
+        plan.append((start, stop))
+    if not unbacked:
+        return None
+    for dim, bounds in enumerate(plan):
+        if isinstance(bounds, tuple):
+            x = x.narrow(dim, bounds[0], bounds[1] - bounds[0])
+    rest = tuple(slice(None) if isinstance(b, tuple) else b for b in plan)
+    whole = all(r.start is None and r.stop is None for r in rest)  # (no step: checked above)
+    return x if whole else x[rest]
+
+
+def _at_most(a: object, b: object) -> bool:
+    """``a <= b`` known statically; also asked as ``a < b``, which torch may know where it cannot
+    tell ``a <= b`` (told ``u <= n - 1``, it knows ``u < n`` but not ``u <= n``)."""
+    return statically_known_true(a <= b) or statically_known_true(a < b)
 
 
 def _resolved(bound: object, default: object, size: object) -> torch.Tensor:

@@ -58,6 +58,7 @@ from deploy.rewriters.operators import (
 )
 from deploy.rewriters.optional_returns import present, with_presence
 from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_reset
+from deploy.rewriters.search_indices import index_bounds, index_within
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of, split_step
 from deploy.rewriters.size_factories import fftfreq, hann_window, rfftfreq
 from deploy.rewriters.slot_lists import compact_slots
@@ -124,6 +125,8 @@ __all__ = [
     "not_",
     "present",
     "with_presence",
+    "index_bounds",
+    "index_within",
     "one_hot",
     "or_",
     "range_",

@@ -13,6 +13,7 @@ from torch.fx.experimental.symbolic_shapes import statically_known_true
 from deploy.rewriters.bounded_slices import (
     RunTimeSlice,
     is_scalar_index,
+    narrowed,
     run_time_bounds,
     sliced,
     stored_in_slice,
@@ -97,7 +98,8 @@ def getitem(obj: object, index: object) -> object:
         )
         index = entries if isinstance(index, tuple) else entries[0]
     if not any(is_scalar_index(e) or isinstance(e, Span) for e in entries):
-        return obj[index]
+        narrow = narrowed(obj, entries)  # `temps[:target]`, target a search's index (search_indices.py)
+        return obj[index] if narrow is None else narrow
     consuming = sum(1 for e in entries if not _new_axis_or_rest(e))
     basic, positions, out_dim = [], [], 0
     for entry in entries:

@@ -27,6 +27,7 @@ from deploy.rewriters.passes.predicates import PredicateOperators
 from deploy.rewriters.passes.returns import ReturnToElse
 from deploy.rewriters.passes.row_lists import ListsReadInTheirLoop
 from deploy.rewriters.passes.row_literals import RowLiterals
+from deploy.rewriters.passes.search_indices import SearchIndexBounds
 from deploy.rewriters.passes.size_choices import SizeChoiceTails
 from deploy.rewriters.passes.string_returns import StringReturnsToCodes
 from deploy.rewriters.passes.string_states import StringStatesToCodes
@@ -54,6 +55,7 @@ STRUCTURAL: list[Pass] = [
     ReturnsInLoopsToBreaks(),
     UnbindLoopsToRange(),
     ListLoopsToRange(),
+    SearchIndexBounds(),
     ListLengthCounters(),
     AnnotateCounterBounds(),
     NestedLoopAppends(),

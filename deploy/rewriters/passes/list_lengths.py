@@ -119,7 +119,7 @@ class _Counting(ast.NodeTransformer):
 
 
 def _count_appends(
-    block: list[ast.stmt], target: str, counter: str, last: str | None, deferred: str = ""
+    block: list[ast.stmt], target: str, counter: str, last: str | None, deferred: str | bool = ""
 ) -> list[ast.stmt]:
     out = []
     for stmt in block:
@@ -151,13 +151,38 @@ def _count_appends(
     return out
 
 
-def _pending_out(target: str, counter: str, last: str, nonempty: str) -> ast.If:
+def _pending_out(target: str, counter: str, last: str, nonempty: str | bool) -> ast.stmt:
     """``if nonempty or counter > 0: target.append(last)``: ``nonempty`` says the list had entries
     before the loop (a Python bool there), so a graph loop's counter, which only grows, need not be
-    tested, and every path appends (the list keeps a size the graph knows)."""
+    tested, and every path appends (the list keeps a size the graph knows). A list the code before
+    the loop fills (``nonempty`` True: ``layers = [temps[0]]``) appends unguarded: no path of the
+    loop skips the append, so no flag marks which iterations appended (passes/continues.py)."""
     append = ast.Expr(ast.Call(ast.Attribute(name(target), "append", ast.Load()), [name(last)], []))
+    if nonempty is True:
+        return append
     grown = ast.Compare(name(counter), [ast.Gt()], [ast.Constant(0)])
     return ast.If(ast.BoolOp(ast.Or(), [name(nonempty), grown]), [append], [])
+
+
+def _mark_filled_lists(func: ast.FunctionDef) -> None:
+    """Each loop gets ``_deploy_filled``: the lists a statement before it in its block sets to a
+    non-empty list literal (``layers = [temps[0]]``), with no statement between them naming the list."""
+    for node in ast.walk(func):
+        for field in BLOCK_FIELDS:
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            filled: set[str] = set()
+            for stmt in block:
+                if isinstance(stmt, (ast.For, ast.While)):
+                    stmt._deploy_filled = set(filled)
+                named = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+                filled -= named
+                literal = isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                if literal and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.List):
+                    items = stmt.value.elts
+                    if items and not any(isinstance(e, ast.Starred) for e in items):
+                        filled.add(stmt.targets[0].id)
 
 
 class ListLengthCounters(Pass):
@@ -166,6 +191,7 @@ class ListLengthCounters(Pass):
     name = "list-length-counters"
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
+        _mark_filled_lists(func)
         map_blocks(
             func, lambda stmt: self.rewrite(stmt, ctx) if isinstance(stmt, (ast.For, ast.While)) else None
         )
@@ -192,7 +218,8 @@ class ListLengthCounters(Pass):
             loop.body = [counting.visit(s) for s in loop.body]
             if isinstance(loop, ast.While):
                 loop.test = counting.visit(loop.test)
-            loop.body = _count_appends(loop.body, target, counter, last, deferred)
+            filled = deferred and target in getattr(loop, "_deploy_filled", ())
+            loop.body = _count_appends(loop.body, target, counter, last, True if filled else deferred)
             size = ast.Call(name("len"), [name(target)], [])
             before.append(ast.Assign([name(counter, True)], size))
             if deferred:  # the last entry stays pending (out of the list) until the next append
@@ -200,7 +227,7 @@ class ListLengthCounters(Pass):
                 before.append(ast.Assign([name(deferred, True)], nonempty))
                 taken = ast.Call(rt("take_last"), [name(target)], [])
                 before.append(ast.Assign([name(last, True)], taken))
-                after.append(_pending_out(target, counter, last, deferred))
+                after.append(_pending_out(target, counter, last, True if filled else deferred))
             elif last is not None:
                 first = ast.IfExp(
                     ast.Compare(size, [ast.Gt()], [ast.Constant(0)]),

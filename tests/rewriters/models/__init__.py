@@ -65,6 +65,7 @@ from tests.rewriters.models import (
     sliding_history,
     slot_appends,
     state,
+    stratified_layers,
     string_states,
     subscript_updates,
     truthiness,
@@ -82,6 +83,7 @@ CASES = (
     + list_api.CASES
     + literals.CASES
     + helper_optionals.CASES
+    + stratified_layers.CASES
     + helper_returns.CASES
     + helper_reads.CASES
     + unrolled_appends.CASES
