@@ -6,7 +6,8 @@ import pytest
 import torch
 from torch import nn
 
-from deploy.rewriters.subscripts import getitem, setitem
+from deploy.rewriters.subscript_stores import setitem
+from deploy.rewriters.subscripts import getitem
 
 
 class ReadAt(nn.Module):
