@@ -30,7 +30,7 @@ def compact(values, kept, site_id: int | None = None):
             if not _is_zero(earlier)
             else flags
         )
-        rows = _masked_rows(values.stacked, flags, kept if _is_zero(earlier) else None)
+        rows = masked_rows(values.stacked, flags, kept if _is_zero(earlier) else None)
         peeled = list(kept.prefix) if isinstance(kept, StackedList) else []
         if not peeled or len(peeled) != len(values.prefix):
             return StackedList(values.prefix, rows, values.suffix)
@@ -45,7 +45,7 @@ def compact(values, kept, site_id: int | None = None):
             return StackedList([], rows, values.suffix)
         early = torch.stack([torch.as_tensor(v) for v, _ in pairs])
         early_flags = torch.stack([torch.as_tensor(k, dtype=torch.bool).reshape(()) for _, k in pairs])
-        return StackedList([], torch.cat([_masked_rows(early, early_flags), rows]), values.suffix)
+        return StackedList([], torch.cat([masked_rows(early, early_flags), rows]), values.suffix)
     first = len(values) - len(kept)
     rows = list(zip(values[first:], kept))
     if not any(isinstance(k, torch.Tensor) for _, k in rows):
@@ -75,7 +75,7 @@ def _is_zero(size) -> bool:
     return bool(statically_known_true(size == 0))
 
 
-def _masked_rows(rows: torch.Tensor, flags: torch.Tensor, owner: object = None) -> torch.Tensor:
+def masked_rows(rows: torch.Tensor, flags: torch.Tensor, owner: object = None) -> torch.Tensor:
     """``rows[flags]``; size-obliviously outside dynamo: the rows of ``range(1, n)`` number ``n - 1``,
     which the mask's metadata would otherwise guard to be at least 2 (``n >= 3``). The positions of
     a flags list (``owner``) are taken once: lists appended side by side share one (passes/

@@ -19,6 +19,12 @@ class KeptRows:
     def __init__(self, rows: torch.Tensor, keep: torch.Tensor):
         self.rows, self.keep = rows, keep
 
+    def kept(self) -> StackedList:
+        """The kept rows alone, in order: a data-dependent number of them (``torch.stack`` of it)."""
+        from deploy.rewriters.compacted import masked_rows
+
+        return StackedList([], masked_rows(self.rows, self.keep))
+
     def length(self) -> torch.Tensor:
         """How many rows are kept (a 0-d int64 tensor)."""
         return self.keep.to(torch.int64).sum()
@@ -39,8 +45,14 @@ class KeptRows:
         return self.rows.index_select(0, row).squeeze(0)
 
 
-def kept_entries(values: object, keep):
-    """``[t for t in values if keep(t)]`` (passes/calls.py)."""
+def kept_entries(values: object, keep, entry=None):
+    """``[t for t in values if keep(t)]``, or ``[entry(t) for t in values if keep(t)]`` (passes/
+    calls.py): an entry computed from each of a list of Python numbers (``backlog[s] for s in
+    range(3)``) is a row of its own, kept by its test's flag."""
+    if entry is not None:
+        if is_tracing() and _numbers(values):
+            return _kept_numbers(list(values), keep, entry)
+        return [entry(v) for v in values if keep(v)]
     rows = _rows(values) if is_tracing() else None
     if rows is None and is_tracing() and _numbers(values):
         return _kept_numbers(list(values), keep)
@@ -62,13 +74,18 @@ def _numbers(values: object) -> bool:
     )
 
 
-def _kept_numbers(values: list[int], keep):
-    """``[l for l in range(4) if l != leg]`` with ``leg`` a tensor: each number with its test's
-    flag (KeptRows) when a test is a tensor; the numbers kept otherwise."""
+def _kept_numbers(values: list[int], keep, entry=None):
+    """``[l for l in range(4) if l != leg]`` with ``leg`` a tensor: each number (or its ``entry``)
+    with its test's flag (KeptRows) when a test is a tensor; the numbers kept otherwise."""
     tests = [truth(keep(v)) for v in values]
     if not any(is_symbolic(t) for t in tests):
-        return [v for v, t in zip(values, tests) if t]
+        return [v if entry is None else entry(v) for v, t in zip(values, tests) if t]
     flags = torch.stack([_bool_tensor(t) for t in tests])
+    if entry is not None:
+        entries = [entry(v) for v in values]
+        if not all(isinstance(e, torch.Tensor) and e.shape == entries[0].shape for e in entries):
+            raise NotImplementedError("a list comprehension with a tensor test whose entries differ in shape")
+        return KeptRows(torch.stack([e.to(entries[0].dtype) for e in entries]), flags)
     # (full scalars: torch.tensor inside a graph op's body would be a lifted constant, casts.tensor)
     return KeptRows(torch.stack([torch.full((), v, dtype=torch.int64) for v in values]), flags)
 

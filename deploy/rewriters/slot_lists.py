@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import torch
 
-from deploy.rewriters.compacted import _masked_rows, compact
+from deploy.rewriters.compacted import compact, masked_rows
 from deploy.rewriters.values import StackedList, zeros_shaped_like
 
 
@@ -34,7 +34,7 @@ def compact_slots(values, others: list, kept: list):
     like = next(_row_like(e) for column in entries[: len(others) + 1] for e in column if e is not None)
     columns = [_stacked(column, like) for column in entries[: len(others) + 1]]
     flags = [_stacked(column, None) for column in entries[len(others) + 1 :]]
-    rows = _masked_rows(torch.stack(columns, 1).flatten(0, 1), torch.stack(flags, 1).flatten(0, 1))
+    rows = masked_rows(torch.stack(columns, 1).flatten(0, 1), torch.stack(flags, 1).flatten(0, 1))
     return StackedList(earlier, rows)
 
 

@@ -261,7 +261,10 @@ def is_row_list(value: object) -> bool:
 
 
 def as_rows(value: object) -> object:
-    """A list a graph loop carries (row_lists.RowList) as the StackedList of its rows; else as is."""
+    """A list a graph loop carries (row_lists.RowList), or a comprehension's kept rows (kept_rows.
+    KeptRows), as the StackedList of its rows; else as is."""
+    if type(value).__name__ == "KeptRows":
+        return value.kept()
     return value.to_stacked() if is_row_list(value) else value
 
 

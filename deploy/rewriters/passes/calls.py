@@ -29,6 +29,7 @@ import builtins
 from deploy.rewriters.casts import MATH, ROUNDING
 from deploy.rewriters.passes.base import Context, Pass, rooted_at_self, rt
 from deploy.rewriters.passes.comprehensions import (
+    computed_entry,
     entry_cast,
     generator_test,
     kept_entries,
@@ -172,7 +173,9 @@ class _CallRewriter(ast.NodeTransformer):
             loop = node.generators[0]
             args = ast.arguments([], [ast.arg(loop.target.id)], None, [], [], None, [])
             test = ast.Lambda(args, loop.ifs[0])
-            return ast.copy_location(ast.Call(rt("kept_entries"), [loop.iter, test], []), node)
+            # `[backlog[s] for s in range(3) if work[s] >= 0.05]`: each entry computed from its value
+            entry = [ast.Lambda(args, node.elt)] if computed_entry(node) else []
+            return ast.copy_location(ast.Call(rt("kept_entries"), [loop.iter, test, *entry], []), node)
         if mapped is not None:
             # `[self.embed(c) for c in chars[:n]]` over a length known only when the model runs:
             # every entry at once (mapped_entries.py)

@@ -82,17 +82,18 @@ def mapped_sources(node: ast.ListComp) -> tuple[list[str], list[ast.expr]] | Non
 
 
 def kept_entries(node: ast.ListComp) -> bool:
-    """``[t for t in xs if test]``: one loop over a name, one condition, the values themselves."""
+    """``[t for t in xs if test]`` (the values themselves) or ``[f(s) for s in xs if test]`` (an
+    entry computed from each value): one loop over a name, one condition."""
     if len(node.generators) != 1:
         return False
     loop = node.generators[0]
-    return (
-        len(loop.ifs) == 1
-        and not loop.is_async
-        and isinstance(loop.target, ast.Name)
-        and isinstance(node.elt, ast.Name)
-        and node.elt.id == loop.target.id
-    )
+    return len(loop.ifs) == 1 and not loop.is_async and isinstance(loop.target, ast.Name)
+
+
+def computed_entry(node: ast.ListComp) -> bool:
+    """Whether a kept_entries comprehension's entry is more than its loop's name."""
+    loop = node.generators[0]
+    return not (isinstance(node.elt, ast.Name) and node.elt.id == loop.target.id)
 
 
 def generator_test(node: ast.Call) -> ast.Call | None:

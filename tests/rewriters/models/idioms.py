@@ -1,7 +1,9 @@
 """Python idioms over tensors that a loop or branch must keep dynamic: iterating a tensor's rows
 (`for row in x`, over a masked selection too), `for i in keep.tolist()`, a `return` from a range
 loop, a state machine whose states are strings, and a string a branch (or a helper's return) picks keying a
-ModuleDict; a comparison of tuples of ints read from a tensor (`(r, c) != (r0, c0)`)."""
+ModuleDict; a comparison of tuples of ints read from a tensor (`(r, c) != (r0, c0)`); a list
+comprehension over station numbers whose tensor test keeps some entries (`[b[s] for s in range(3)
+if work[s] >= 0.05]`), stacked, inside a graph loop."""
 
 import torch
 from torch import nn
@@ -134,6 +136,23 @@ def _cells(rows: list, origin: tuple) -> tuple:
     return torch.tensor(rows), torch.tensor(origin)
 
 
+class BusiestUsedStation(nn.Module):
+    """Per ticket, the latest backlog among the stations the ticket uses (its entries kept by a
+    tensor test, kept_rows.KeptRows), stacked and reduced inside the loop over tickets."""
+
+    def forward(self, tickets):
+        backlog = [torch.zeros(()) for _ in range(3)]
+        done = torch.zeros(tickets.shape[0])
+        for i in range(tickets.shape[0]):
+            work = tickets[i]
+            if (work < 0.05).all():
+                continue
+            for s in range(3):
+                backlog[s] = backlog[s] + work[s]
+            done[i] = torch.stack([backlog[s] for s in range(3) if work[s] >= 0.05]).max()
+        return done
+
+
 CASES = [
     Case("rows_of_a_tensor_and_of_a_masked_selection", seeded(PositiveRows), _x(6, 0), _VERIFY, ({0: ROWS},)),
     Case("loop_over_tolist_of_positions", seeded(ListedIndices), _x(6, 0), _VERIFY, ({0: ROWS},)),
@@ -188,5 +207,17 @@ CASES = [
         ],
         ({0: torch.export.Dim("cells", min=2, max=16)}, None),
         constructs=("if->cond",),
+    ),
+    Case(
+        "a_list_comprehension_over_numbers_with_a_tensor_test_stacked_in_a_loop",
+        seeded(BusiestUsedStation),
+        (torch.tensor([[8.0, 4.0, 0.0], [0.0, 0.0, 3.0], [0.0, 0.0, 0.0], [6.0, 0.0, 4.0]]),),
+        [
+            (torch.tensor([[8.0, 4.0, 0.0], [0.0, 0.0, 3.0], [0.0, 0.0, 0.0], [6.0, 0.0, 4.0]]),),
+            (torch.tensor([[1.0, 1.0, 1.0], [2.0, 0.0, 0.0]]),),  # every station, then one
+            (torch.tensor([[0.0, 0.0, 0.0], [0.0, 5.0, 0.0], [0.0, 0.0, 0.0]]),),  # mostly skipped
+        ],
+        ({0: torch.export.Dim("tickets", min=2, max=16)},),
+        constructs=("for->while_loop",),
     ),
 ]
