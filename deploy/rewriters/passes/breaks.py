@@ -98,7 +98,7 @@ class BreakContinueToFlags(Pass):
 
     def apply(self, func: ast.FunctionDef, ctx: Context) -> None:
         reads = [
-            (n.id, getattr(n, "lineno", 0))
+            (n.id, getattr(n, "lineno", 0), id(n))
             for n in ast.walk(func)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
         ]
@@ -106,8 +106,13 @@ class BreakContinueToFlags(Pass):
 
     def _rewrite(self, loop: ast.stmt, ctx: Context, reads: list = ()) -> list[ast.stmt] | None:
         if isinstance(loop, ast.For) and not loop.orelse and not is_range_loop(loop):
+            # read on a later line, or by a statement after the loop on its lines (the `return side`
+            # inside the loop that ReturnsInLoopsToBreaks moved after it: `_deploy_last = side`)
             end = getattr(loop, "end_lineno", None) or loop.lineno
-            read_after = {n for n, line in reads if line > end}
+            inside = {id(n) for n in ast.walk(loop)}
+            read_after = {
+                n for n, line, i in reads if line > end or (line >= loop.lineno and i not in inside)
+            }
             return _python_loop(loop, ctx, read_after)
         if not (isinstance(loop, ast.While) and not loop.orelse) and not is_range_loop(loop):
             return None

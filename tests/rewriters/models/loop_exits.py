@@ -245,6 +245,36 @@ def _image(h, w, hot=None):
     return x
 
 
+def _nearest_exit(exits, blocked, z):
+    """The side of the nearest open exit (0: zone ``z`` has one), None when none is open."""
+    n = exits.shape[0]
+    for dist in range(n):
+        for side in (-1, 1):
+            j = z + side * dist
+            if j < 0 or j >= n:
+                continue
+            if exits[j] > 0.5 and not blocked[j]:
+                return 0 if dist == 0 else side
+    return None
+
+
+class ExitSides(nn.Module):
+    """A `return side` inside a loop over a literal tuple (which stays Python) nested in a graph
+    loop: the `return` moves after the loops, and it must read the side of the iteration that
+    returned, not the tuple's last item (the loop idles on after a tensor `break`)."""
+
+    def forward(self, exits, smoke):
+        blocked = smoke > 0.8
+        out = torch.zeros(exits.shape[0])
+        for z in range(exits.shape[0]):
+            d = _nearest_exit(exits, blocked, z)
+            if d is None:
+                out[z] = 99.0
+                continue
+            out[z] = float(d)
+        return out
+
+
 CASES = [
     Case(
         "return_in_a_loop_with_the_rows_so_far",
@@ -351,5 +381,17 @@ CASES = [
         ],
         ({0: torch.export.Dim("rows", min=8, max=32), 1: torch.export.Dim("cols", min=8, max=32)},),
         constructs=("for->while_loop", "if->cond"),
+    ),
+    Case(
+        "a_return_reading_the_item_of_a_python_loop_nested_in_a_graph_loop",
+        seeded(ExitSides),
+        (torch.tensor([4.0, 0, 0, 0, 0, 0, 0, 6]), torch.zeros(8)),
+        [
+            (torch.tensor([4.0, 0, 0, 0, 0, 0, 0, 6]), torch.zeros(8)),  # both sides, by distance
+            (torch.tensor([3.0, 0, 0, 0, 0, 2]), torch.tensor([0.1, 0.2, 0.5, 0.6, 0.9, 0.95])),  # one smoked
+            (torch.tensor([2.0, 0, 0]), torch.tensor([0.95, 0.4, 0.2])),  # the only exit smoked: None
+        ],
+        ({0: torch.export.Dim("zones", min=2, max=32)}, {0: torch.export.Dim("zones", min=2, max=32)}),
+        constructs=("for->while_loop",),
     ),
 ]
