@@ -84,7 +84,7 @@ def _kept_numbers(values: list[int], keep, entry=None):
     if entry is not None:
         entries = [entry(v) for v in values]
         if not all(isinstance(e, torch.Tensor) and e.shape == entries[0].shape for e in entries):
-            raise NotImplementedError("a list comprehension with a tensor test whose entries differ in shape")
+            raise TypeError("a list comprehension whose `if` is a tensor test must give entries of one shape")
         return KeptRows(torch.stack([e.to(entries[0].dtype) for e in entries]), flags)
     # (full scalars: torch.tensor inside a graph op's body would be a lifted constant, casts.tensor)
     return KeptRows(torch.stack([torch.full((), v, dtype=torch.int64) for v in values]), flags)
