@@ -26,16 +26,8 @@ from __future__ import annotations
 import torch
 
 from deploy.errors import NotDeployableError
-from deploy.rewriters.row_lists import (
-    RowList,
-    after_loop,
-    as_row,
-    flatten,
-    list_append,
-    lists_as_rows,
-    rows_carried,
-    unflatten,
-)
+from deploy.rewriters.row_lists import RowList, as_row, list_append
+from deploy.rewriters.row_loops import after_loop, flatten, lists_as_rows, rows_carried, unflatten
 from deploy.rewriters.sites import get_site
 from deploy.rewriters.sizing_rows import SIZES, record, sizing_index, sizing_list, sizing_now
 from deploy.rewriters.values import Undefined, check_size, is_row_list, is_symbolic, is_tracing

@@ -48,7 +48,7 @@ from deploy.rewriters.loop_common import (
 )
 from deploy.rewriters.mixed_rows import made_rows, rows_appended
 from deploy.rewriters.operators import fresh_copies
-from deploy.rewriters.row_lists import carried_as_rows, rows_carried, while_as_rows
+from deploy.rewriters.row_loops import carried_as_rows, rows_carried, while_as_rows
 from deploy.rewriters.scan_loop import scan_for as _scan_for
 from deploy.rewriters.shrinking_loop import shrunk_while
 from deploy.rewriters.sizing_rows import sizing_index, sizing_now

@@ -51,7 +51,7 @@ def _room_from_carried(args: tuple, site_id: int):
 def stack_while(while_fn, cond_fn, body_fn, args: tuple, names: tuple, site_id: int, row_room):
     """``while_fn`` (loop_operators.while_stmt) over a loop driven by a work stack, its lists
     carried as RowLists from the first test; None when no variable is a list."""
-    from deploy.rewriters.row_lists import while_as_rows
+    from deploy.rewriters.row_loops import while_as_rows
 
     if not any(isinstance(v, list) for v in args):
         return None
