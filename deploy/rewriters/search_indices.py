@@ -36,17 +36,18 @@ def _lowest(a: object, b: object) -> object:
     return a if _known(a <= b) else b if _known(b <= a) else None
 
 
+def _highest(a: object, b: object) -> object:
+    return a if _known(b <= a) else b if _known(a <= b) else None
+
+
 def index_bounds(before: object, *range_args: object) -> tuple | None:
     """(lowest, highest) value a search over ``range(*range_args)`` can leave in an index that
     held ``before``; None when the sizes do not tell (or the values are not ints)."""
     start, stop = (0, range_args[0]) if len(range_args) == 1 else range_args
     if not all(_is_int(v) for v in (before, start, stop)):
         return None
-    low = _lowest(before, start)
-    high = _lowest(-before, 1 - stop)  # the highest of before and stop - 1, negated
-    if low is None or high is None:
-        return None
-    return low, -high
+    low, high = _lowest(before, start), _highest(before, stop - 1)
+    return None if low is None or high is None else (low, high)
 
 
 def index_within(value: object, bounds: tuple | None) -> object:

@@ -52,35 +52,33 @@ def _range_args(loop: ast.stmt) -> list[ast.expr] | None:
 
 
 def _searched(loop: ast.For) -> list[str]:
-    """The variables the body sets to the counter only (``target = k``), in order of appearance."""
+    """The variables the body sets to the counter only (``target = k``), in order of appearance:
+    every other store of them, a nested loop or function naming them, or a store of the counter
+    itself rules them out."""
     counter = loop.target.id
-    found: list[str] = []
-    for stmt in own_statements(loop.body):
-        if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            and isinstance(stmt.value, ast.Name)
-            and stmt.value.id == counter
-            and stmt.targets[0].id not in found
-        ):
-            found.append(stmt.targets[0].id)
-    simple = {id(s.targets[0]) for s in own_statements(loop.body) if isinstance(s, ast.Assign)}
-    stores = [
-        n
-        for n in ast.walk(ast.Module(loop.body, []))
-        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+    body = ast.Module(loop.body, [])
+    stores = [n for n in ast.walk(body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)]
+    if any(n.id == counter for n in stores):
+        return []
+    to_counter = [
+        s
+        for s in own_statements(loop.body)
+        if isinstance(s, ast.Assign)
+        and len(s.targets) == 1
+        and isinstance(s.targets[0], ast.Name)
+        and isinstance(s.value, ast.Name)
+        and s.value.id == counter
     ]
-    nested = [n for s in ast.walk(ast.Module(loop.body, [])) if isinstance(s, (ast.For, ast.While, ast.FunctionDef, ast.Lambda)) for n in ast.walk(s)]  # fmt: skip
-    if any(isinstance(n, ast.Name) and n.id == counter and not isinstance(n.ctx, ast.Load) for n in stores):
-        return []  # the counter itself is reassigned
-    inner = {id(n) for n in nested}
-    return [
-        v
-        for v in found
-        if all(id(n) in simple and id(n) not in inner for n in stores if n.id == v)
-        and not any(isinstance(n, ast.Name) and n.id == v for n in nested)
-    ]
+    allowed = {id(s.targets[0]) for s in to_counter}
+    nested = {
+        n.id
+        for s in ast.walk(body)
+        if isinstance(s, (ast.For, ast.While, ast.FunctionDef, ast.Lambda))
+        for n in ast.walk(s)
+        if isinstance(n, ast.Name)
+    }
+    found = list(dict.fromkeys(s.targets[0].id for s in to_counter))
+    return [v for v in found if v not in nested and all(id(n) in allowed for n in stores if n.id == v)]
 
 
 class SearchIndexBounds(Pass):
