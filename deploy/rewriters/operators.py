@@ -35,25 +35,21 @@ from deploy.rewriters.int_outputs import (
 from deploy.rewriters.lifted_symbols import lifted_symbols_made
 from deploy.rewriters.logic import truth
 from deploy.rewriters.matched_sizes import matched_cond
-from deploy.rewriters.module_stack import kept_on_failure
-from deploy.rewriters.padded_select import padded_select
 from deploy.rewriters.placeholder_names import distinct_placeholder_names
-from deploy.rewriters.selects import _decode, _encode, _where, select, select_at_top_level
+from deploy.rewriters.selects import _decode, _encode, select, select_at_top_level
 from deploy.rewriters.shape_cond import (
     bound_new_sizes,
     check_bounds,
     probed,
-    resize_layouts,
     resized_in_body,
-    shape_cond,
 )
 from deploy.rewriters.size_branches import (
     is_size_predicate,
-    mark_size_predicate,
     tracing_branches,
 )
 from deploy.rewriters.size_clamps import clamped_branches, on_unbacked_size
 from deploy.rewriters.stacked_outputs import boxed, unboxed
+from deploy.rewriters.stride_fallback import STRIDE_CAUSES, stride_fallback
 from deploy.rewriters.trace_state import (
     in_loop_body_now,
     probe_flag_kept,
@@ -64,7 +60,6 @@ from deploy.rewriters.values import (
     StackedList,
     as_predicate,
     as_tensor_value,
-    is_sym_bool,
     is_sym_int,
     is_symbolic,
     is_tracing,
@@ -93,7 +88,7 @@ def emit_cond(pred: object, then_fn, else_fn, site_id: int, names: tuple[str, ..
         if matched is not None:
             return _emitted(*matched, pred, site_id, kind)
         # a stride check torch cannot decide: a select first (same-shaped outputs stay the same shape)
-        stride = any(cause in str(exc) for cause in _STRIDE_CAUSES)
+        stride = any(cause in str(exc) for cause in STRIDE_CAUSES)
         # a test on an unbacked size: torch cannot decide what its branches assume (`diff` of >= 1 rows)
         clampable = is_size_predicate(pred) and (not stride or on_unbacked_size(pred))
         clamped = clamped_branches(pred, then_fn, else_fn) if clampable else None
@@ -197,7 +192,7 @@ def _fallback(
             sites.mark_emitted(site.id, kind)
             return pytree.tree_map(_decode, result)
     with tracing_branches(pred):
-        selected = _stride_fallback(exc, pred, then_fn, else_fn, site.id, kind)
+        selected = stride_fallback(exc, pred, then_fn, else_fn, site.id, kind)
     if selected is not None:
         return selected
     selected = select_at_top_level(pred, then_fn, else_fn)
@@ -229,56 +224,6 @@ def _guarded_cond(pred, then_fn, else_fn, site: sites.Site, kind: str):
         ) from exc
     sites.mark_emitted(site.id, kind)
     return pytree.tree_map(_decode, result)
-
-
-# torch.cond's stride check on differently written symbolic strides; the same check on the sizes a
-# previous resizing cond left behind (unbacked: ``Eq(Max(1, Min(10, u0)), 1)``)
-_STRIDE_CAUSES = (
-    "stride is not a simple accumulative",
-    "Could not guard on data-dependent expression",
-    "sorted order of strides",  # (b, 0) from torch.full beside (b, u) from torch.stack(rows, 1)
-    # (n, 0) beside (n, u) with stride Max(1, u) (xc @ V.T over a list a loop may leave empty): the
-    # stride merge looks up Max(1, u) among products of sizes and raises a KeyError
-    "KeyError(Max(1,",
-)
-
-
-def _stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id: int, kind: str):
-    """torch.cond refuses branch outputs whose symbolic strides are not plain products of their sizes
-    (``Max(1, s)**2`` vs ``s**2`` on a branch over a dynamic size). Same-sized outputs: both branches
-    computed and selected with torch.where; differently-sized ones: a cond over flattened outputs
-    (shape_cond.py). None when neither applies."""
-    if torch.compiler.is_dynamo_compiling():
-        return None
-    # a branch on a size may fail inside torch.cond for other reasons too (a size branch nested in
-    # it, traced by dynamo): computing both branches at the top level avoids that nesting
-    if not (any(cause in str(exc) for cause in _STRIDE_CAUSES) or is_size_predicate(pred)):
-        return None
-    if is_sym_bool(pred):  # `if h > 96:` on a dynamic size: selected by the test as a 0-d tensor
-        pred = mark_size_predicate(as_tensor_value(pred), pred)
-    if not isinstance(pred, torch.Tensor):
-        return None
-    resizing = resize_layouts(then_fn, else_fn, _encode)
-    if resizing is not None:
-        try:
-            with kept_on_failure():
-                result = shape_cond(as_predicate(pred), then_fn, else_fn, _encode, _decode, resizing)
-        except NotDeployableError:
-            raise
-        except Exception:
-            if not is_size_predicate(pred):
-                return None  # the caller's next fallback: both paths selected at the top level
-            # size branches nested in a resizing one: both computed at the top level (padded_select.py)
-            result = padded_select(as_predicate(pred), then_fn, else_fn, _where)
-            if result is None:
-                raise
-            kind = kind.replace("->cond", "->where")
-        sites.mark_emitted(site_id, kind)
-        return result
-    selected = select(as_predicate(pred), then_fn, else_fn)
-    if selected is not None:
-        sites.mark_emitted(site_id, kind.replace("->cond", "->where"))
-    return selected
 
 
 def fresh_copies(values: tuple) -> tuple:
