@@ -73,15 +73,20 @@ def probe_for_shapes(fn, slots: list[int]) -> tuple:
     return out
 
 
-def branch_outputs(then_fn, else_fn, run=probe):
+def branch_outputs(then_fn, else_fn, run=probe, differing: list | None = None):
     """Both branches' output leaves and their structure, each branch traced by ``run``; None when
-    a branch fails or the structures differ."""
+    a branch fails or the structures differ (then both outputs go into ``differing`` if given)."""
     try:
-        then_leaves, spec = pytree.tree_flatten(run(then_fn))
-        else_leaves, else_spec = pytree.tree_flatten(run(else_fn))
+        then_out, else_out = run(then_fn), run(else_fn)
     except Exception:  # any failure, ours too: the cond itself reports what fails
         return None
-    return (then_leaves, else_leaves, spec) if spec == else_spec else None
+    then_leaves, spec = pytree.tree_flatten(then_out)
+    else_leaves, else_spec = pytree.tree_flatten(else_out)
+    if spec != else_spec:
+        if differing is not None:
+            differing[:] = [then_out, else_out]
+        return None
+    return then_leaves, else_leaves, spec
 
 
 def without_constants(then_fn, else_fn, outputs):

@@ -14,6 +14,8 @@ list the loop appends to is carried as rows instead (row_lists.py).
 
 from __future__ import annotations
 
+import re
+
 import torch
 
 from deploy.rewriters import sites
@@ -88,28 +90,53 @@ def _layout(value: object) -> tuple | None:
     return None
 
 
+_TUPLE_OPTIONAL = re.compile(r"_deploy_opt_t(\d+)_")
+
+
+def _tuple_optionals(args: tuple, names: tuple[str, ...]) -> dict[int, int]:
+    """{slot: k} for the optionals still None that become tuples of k entries. A plain loop: this
+    runs inside loop bodies dynamo traces, which cannot read a name a comprehension's ``:=`` binds."""
+    sizes = {}
+    for i, (value, ident) in enumerate(zip(args, names)):
+        match = _TUPLE_OPTIONAL.match(ident)
+        if match is not None and value is None:
+            sizes[i] = int(match.group(1))
+    return sizes
+
+
 def result_lists_defined(args: tuple, names: tuple[str, ...], run) -> tuple:
-    """``args`` where a `return` slot of the loop (``_deploy_last*``, no value before the loop) is
-    a list in one probed iteration (``run(values)``: the new values): a list of zeros shaped like
-    its entries, so the loop carries it entry by entry like any list (``return summary(games)``
-    of ``games = [0, 0]`` inside the loop)."""
+    """``args`` where a `return` slot of the loop (``_deploy_last*``, no value before the loop), or
+    an optional still None (``best = None``, set to a tuple ``(dr, dc)`` in the loop: passes/
+    optionals.py), is a list or tuple in one probed iteration (``run(values)``: the new values): a
+    list of zeros shaped like its entries, so the loop carries it entry by entry like any list
+    (``return summary(games)`` of ``games = [0, 0]`` inside the loop)."""
+    tuples = _tuple_optionals(args, names)
     slots = [
         i
         for i, (v, n) in enumerate(zip(args, names))
         if isinstance(v, Undefined) and n.startswith("_deploy_last")
     ]
-    if not slots:
+    if not slots and not tuples:
         return args
     from deploy.rewriters.loop_common import _probe_values
 
-    new_values = _probe_values(run, args)
+    if tuples:  # probed as k int zeros (promoted to the entries' dtype by the cond), the other
+        # optionals still None as 0-d zeros (`v > best_val` reads them)
+        args_probed = tuple(
+            tuple(torch.zeros((), dtype=torch.int64) for _ in range(tuples[i]))
+            if i in tuples
+            else torch.zeros(())
+            if v is None and n.startswith("_deploy_opt_")
+            else v
+            for i, (v, n) in enumerate(zip(args, names))
+        )
+    new_values = _probe_values(run, args_probed if tuples else args)
     if new_values is None:
         return args
     out = list(args)
-    for i in slots:
-        value = new_values[i]
-        if _is_state_list(value):
-            out[i] = _zeros_like(value)
+    for i in [*slots, *tuples]:
+        if _is_state_list(new_values[i]):
+            out[i] = _zeros_like(new_values[i])
     return tuple(out)
 
 

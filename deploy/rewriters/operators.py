@@ -50,6 +50,7 @@ from deploy.rewriters.size_branches import (
 from deploy.rewriters.size_clamps import clamped_branches, on_unbacked_size
 from deploy.rewriters.stacked_outputs import boxed, unboxed
 from deploy.rewriters.stride_fallback import STRIDE_CAUSES, stride_fallback
+from deploy.rewriters.table_outputs import table_cond
 from deploy.rewriters.trace_state import (
     in_loop_body_now,
     probe_flag_kept,
@@ -142,7 +143,16 @@ def _cond(pred, then_fn, else_fn):
     # a branch on a dynamic size: see size_branches.py; unbacked sizes read by a branch: closures.py
     # inside dynamo the branches are probed once (branch_probes.py): ints that differ cross the
     # cond as tensors, constants stay out of it
-    outputs = branch_outputs(then_fn, else_fn) if torch.compiler.is_dynamo_compiling() else None
+    differing: list = []  # the probed outputs when their structures differ
+    outputs = (
+        branch_outputs(then_fn, else_fn, differing=differing)
+        if torch.compiler.is_dynamo_compiling()
+        else None
+    )
+    if differing:  # `return KING_DIRS` / `return MAN_DIRS`: constant tables of different lengths
+        tables = table_cond(pred, then_fn, else_fn, _cond, differing)
+        if tables is not None:
+            return tables
     if outputs is not None and resized_flat_now():
         encoded = branch_outputs(
             lambda: pytree.tree_map(_encode, then_fn()), lambda: pytree.tree_map(_encode, else_fn())
@@ -191,6 +201,18 @@ def _fallback(
         if result is not None:
             sites.mark_emitted(site.id, kind)
             return pytree.tree_map(_decode, result)
+    # `return KING_DIRS` / `return MAN_DIRS`: probed only when torch refused outputs of different
+    # structures (a probe at the top level is not free of effects)
+    # a list a graph loop filled in one branch and a list of values in the other (torch refused the
+    # StackedList): the rows on both paths, a data-dependent number of them
+    tables = None
+    if "same pytree structure" in str(exc):
+        tables = table_cond(pred, then_fn, else_fn, _cond)
+    elif "StackedList" in str(exc) and not torch.compiler.is_dynamo_compiling():
+        tables = table_cond(pred, boxed(then_fn), boxed(else_fn), _cond)
+    if tables is not None:
+        sites.mark_emitted(site.id, kind)
+        return unboxed(pytree.tree_map(_decode, tables))
     with tracing_branches(pred):
         selected = stride_fallback(exc, pred, then_fn, else_fn, site.id, kind)
     if selected is not None:
@@ -233,7 +255,10 @@ def fresh_copies(values: tuple) -> tuple:
 
 
 def _fresh_args(args: tuple):
-    return lambda: fresh_copies(args)
+    """The branches' arguments, made inside each branch: tensors cloned, containers copied (a
+    branch appending to a list it was given, ``grades.append(...)``, then changes its own copy,
+    which it returns, not a value from outside the cond: passes/conditionals.unsupported_reason)."""
+    return lambda: tuple(type(v)(v) if type(v) in (list, dict, set) else v for v in fresh_copies(args))
 
 
 def if_stmt(
@@ -263,11 +288,16 @@ def if_stmt(
             if selected is not None:
                 sites.mark_emitted(site_id, "if->where")
                 return attach(selected)
-        if any(isinstance(a, StackedList) for a in args):
-            # lists a graph loop filled cross the cond as their rows (stacked_outputs.py)
-            result = emit_cond(pred, boxed(then_branch), boxed(else_branch), site_id, names, "if->cond")
-            return attach(unboxed(result))
-        return attach(emit_cond(pred, then_branch, else_branch, site_id, names, "if->cond"))
+        if not any(isinstance(a, StackedList) for a in args):
+            try:
+                return attach(emit_cond(pred, then_branch, else_branch, site_id, names, "if->cond"))
+            except NotDeployableError as exc:  # at the top level only (inside dynamo: RuntimeError)
+                if "StackedList" not in str(exc):
+                    raise
+                # a list a loop in a branch filled (`stops = []` before the `if`): again, as rows
+        # lists a graph loop filled cross the cond as their rows (stacked_outputs.py)
+        result = emit_cond(pred, boxed(then_branch), boxed(else_branch), site_id, names, "if->cond")
+        return attach(unboxed(result))
     taken = bool(pred)
     if not is_tracing():
         sites.record_branch(site_id, "then" if taken else "else", isinstance(pred, torch.Tensor))

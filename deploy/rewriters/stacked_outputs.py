@@ -20,7 +20,7 @@ from torch.utils import _pytree as pytree
 from deploy.rewriters.values import StackedList
 
 
-class _Rows(NamedTuple):
+class Rows(NamedTuple):
     rows: torch.Tensor
 
 
@@ -29,7 +29,7 @@ def boxed(fn):
 
     def run():
         return pytree.tree_map(
-            lambda v: _Rows(v.stacked_with_prefix()) if isinstance(v, StackedList) else v,
+            lambda v: Rows(v.stacked_with_prefix()) if isinstance(v, StackedList) else v,
             fn(),
             is_leaf=lambda v: isinstance(v, StackedList),
         )
@@ -40,7 +40,7 @@ def boxed(fn):
 def unboxed(result):
     """``result`` of a cond over boxed branches, with the rows StackedLists again."""
     return pytree.tree_map(
-        lambda v: StackedList([], v.rows) if isinstance(v, _Rows) else v,
+        lambda v: StackedList([], v.rows) if isinstance(v, Rows) else v,
         result,
-        is_leaf=lambda v: isinstance(v, _Rows),
+        is_leaf=lambda v: isinstance(v, Rows),
     )

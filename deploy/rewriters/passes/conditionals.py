@@ -38,8 +38,10 @@ from deploy.rewriters.passes.base import (
 _MUTATORS = {"append", "extend", "insert", "remove", "clear", "update"}
 
 
-def unsupported_reason(stmts: list[ast.stmt]) -> str:
-    """Why these statements cannot be the body of a graph op ('' when they can)."""
+def unsupported_reason(stmts: list[ast.stmt], carried: frozenset[str] = frozenset()) -> str:
+    """Why these statements cannot be the body of a graph op ('' when they can). ``carried``: names
+    the branches of an `if` take as arguments, whose containers each branch gets a copy of
+    (operators._fresh_args), so mutating them (``grades.append(g)``) changes nothing outside."""
     loops = (ast.While, ast.For)
     if has_node(stmts, (ast.Return,)):
         return "a `return` inside a loop in this branch; compute the value and return it after the `if`"
@@ -49,7 +51,7 @@ def unsupported_reason(stmts: list[ast.stmt]) -> str:
         return "a branch raises; raise errors outside tensor-valued conditions (or drop the check for export)"
     if has_node(stmts, (ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal, ast.Delete)):
         return "yield/global/nonlocal/del inside a branch"
-    local = _fresh_containers(stmts)
+    local = _fresh_containers(stmts) | carried
     for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
         if (
             isinstance(node, ast.Call)
@@ -190,7 +192,8 @@ class IfToCond(Pass):
         map_blocks(func, lambda stmt: self.rewrite(stmt, ctx) if isinstance(stmt, ast.If) else None)
 
     def rewrite(self, node: ast.If, ctx: Context) -> list[ast.stmt]:
-        reason = unsupported_reason(node.body + node.orelse)
+        params = state_names(assigned_names(node.body + node.orelse))
+        reason = unsupported_reason(node.body + node.orelse, frozenset(params))
         site = ctx.new_site("if", node, ctx.describe(node, node.test), reason)
         sites.get_site(site).in_loop = getattr(node, "_deploy_in_loop", False)
         if hasattr(node, "_deploy_site_arg"):  # a Python loop's break guard (see breaks.py)
@@ -202,7 +205,6 @@ class IfToCond(Pass):
             # must stay a real `if`: guard its test so a tensor predicate fails clearly
             node.test = ast.copy_location(call(rt("python_predicate"), node.test, constant(site)), node.test)
             return [node]
-        params = state_names(assigned_names(node.body + node.orelse))
         outputs = [p for p in params if p in getattr(node, "_live_after", set(params))]
         then_name, else_name = ctx.fresh("then"), ctx.fresh("else")
         returned = [ast.copy_location(ast.Return(names_tuple(outputs)), node)]

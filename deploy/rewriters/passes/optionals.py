@@ -105,9 +105,33 @@ def _companions(func: ast.FunctionDef, renamed: set[str]) -> set[str]:
     return out
 
 
+def _tuple_sizes(func: ast.FunctionDef, renamed: set[str]) -> dict[str, int]:
+    """{name: k} for the renamed names whose every value but None is a tuple display of ``k``
+    entries (``best = (dr, dc)``): renamed ``_deploy_opt_t<k>_best``, so a loop carrying one still
+    None knows it becomes a tuple (list_state.result_lists_defined)."""
+    sizes: dict[str, set[int]] = {}
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            pairs = [(target, node.value)]
+            if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                pairs = (
+                    list(zip(target.elts, node.value.elts))
+                    if len(target.elts) == len(node.value.elts)
+                    else []
+                )
+            for stored, value in pairs:
+                if isinstance(stored, ast.Name) and stored.id in renamed and not _is_none(value):
+                    size = len(value.elts) if isinstance(value, ast.Tuple) else 0
+                    sizes.setdefault(stored.id, set()).add(size)
+    return {i: next(iter(k)) for i, k in sizes.items() if len(k) == 1 and 0 not in k}
+
+
 class _Rewriter(ast.NodeTransformer):
-    def __init__(self, renamed: set[str], flagged: set[str], passed: dict[int, str]):
+    def __init__(self, renamed: set[str], flagged: set[str], passed: dict[int, str], sizes: dict[str, int]):
         self.renamed, self.names, self.passed = renamed, flagged, passed
+        self.new = {i: OPTIONAL_PREFIX + (f"t{sizes[i]}_" if i in sizes else "") + i for i in renamed}
 
     def _flags(self, idents: list[str], like: ast.AST, nones: list[bool] | None = None) -> list[ast.stmt]:
         """``_deploy_has_x = False`` after ``x = None``, ``_deploy_has_x = _deploy_rt.present(x)``
@@ -125,7 +149,7 @@ class _Rewriter(ast.NodeTransformer):
         ]
 
     def _load(self, ident: str) -> ast.Name:
-        return name(OPTIONAL_PREFIX + ident if ident in self.renamed else ident)
+        return name(self.new.get(ident, ident))
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         test = _none_test(node)
@@ -152,7 +176,7 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if node.id in self.renamed:
-            return ast.copy_location(ast.Name(OPTIONAL_PREFIX + node.id, node.ctx), node)
+            return ast.copy_location(ast.Name(self.new[node.id], node.ctx), node)
         return node
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
@@ -191,7 +215,7 @@ class OptionalsToFlags(Pass):
         renamed, flagged = _candidates(func, set(passed.values()))
         if not flagged:
             return
-        rewriter = _Rewriter(renamed, flagged, passed)
+        rewriter = _Rewriter(renamed, flagged, passed, _tuple_sizes(func, renamed))
         params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
         first = rewriter._flags([p for p in params if p in flagged], func.body[0])
         func.body = first + [out for stmt in func.body for out in _as_list(rewriter.visit(stmt))]

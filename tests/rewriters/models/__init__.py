@@ -10,6 +10,7 @@ from tests.rewriters.models import (
     branch_appends,
     branches,
     calls,
+    constant_tables,
     counted_whiles,
     counters,
     decoding,
@@ -84,6 +85,7 @@ CASES = (
     + literals.CASES
     + helper_optionals.CASES
     + stratified_layers.CASES
+    + constant_tables.CASES
     + helper_returns.CASES
     + helper_reads.CASES
     + unrolled_appends.CASES

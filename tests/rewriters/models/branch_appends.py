@@ -64,6 +64,54 @@ class LateAlarm(nn.Module):
         return torch.stack(alarms)
 
 
+class StopsOrOneRow(nn.Module):
+    """A dive plan, reduced: when the load is low, one safety-stop row is kept under a second test;
+    otherwise a `while` appends a row per stop it waits at. The list is empty before the `if`, so
+    each branch fills it its own way (a kept row, a graph loop's rows) and both cross the cond."""
+
+    def forward(self, x):
+        stops = []
+        if x.sum() <= 1.0:
+            if x.max() > 0.2:
+                stops.append(torch.stack([x.max(), torch.tensor(3.0)]))
+        else:
+            level = x.sum()
+            while level > 1.0:
+                if level - x.min() < 2.0:
+                    stops.append(torch.stack([level, x.min()]))
+                level = level - 1.0
+        return torch.stack(stops) if len(stops) > 0 else torch.zeros(0, 2)
+
+
+class RowsOrOneEntry(nn.Module):
+    """One branch appends a row per entry in a graph loop, the other appends one value to the same
+    list (a copy of it: operators._fresh_args); the list crosses the cond as rows (table_outputs)."""
+
+    def forward(self, x):
+        out = []
+        if x.sum() > 0:
+            for i in range(x.shape[0]):
+                out.append(x[i] * (i + 1))
+        else:
+            out.append(x.sum())
+        return torch.stack(out)
+
+
+class RowsOrNone(nn.Module):
+    """One branch fills the list in a graph loop, the other leaves it empty: no rows on that path."""
+
+    def forward(self, x):
+        out = []
+        scale = torch.ones(())
+        if x.sum() > 0:
+            for i in range(x.shape[0]):
+                out.append(x[i] * (i + 1))
+        else:
+            scale = scale * 2
+        total = torch.stack(out).sum() if len(out) > 0 else torch.zeros(())
+        return total * scale
+
+
 CASES = [
     Case(
         "append_among_a_branchs_updates_then_a_while_appending_to_the_same_list",
@@ -96,6 +144,34 @@ CASES = [
             (torch.tensor([2.5, 0.2, 0.6, 0.7, 0.8]),),  # both levels cleared
         ],
         ({0: torch.export.Dim("n", min=3, max=16)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "a_list_empty_before_an_if_filled_by_a_kept_row_or_by_a_graph_loop",
+        StopsOrOneRow,
+        (torch.tensor([0.5, 1.5, 2.0]),),  # the loop: three steps, the last row kept
+        [
+            (torch.tensor([0.1, 0.3, 0.2]),),  # low load, the safety row kept
+            (torch.tensor([0.1, 0.15, 0.1]),),  # low load, no row
+            (torch.tensor([2.5, 0.2]),),  # the loop: two steps, one row kept
+        ],
+        ({0: torch.export.Dim("n", min=2, max=16)},),
+        constructs=("if->cond", "while->while_loop"),
+    ),
+    Case(
+        "a_list_a_graph_loop_fills_in_one_branch_and_one_append_fills_in_the_other",
+        RowsOrOneEntry,
+        (torch.tensor([0.5, 1.0, 2.0, 0.25]),),
+        [(torch.tensor([-0.5, -1.0, 0.25]),), (torch.tensor([1.0, -0.5, 0.75, 0.5, 2.0, 1.0]),)],
+        ({0: torch.export.Dim("n", min=2, max=16)},),
+        constructs=("if->cond",),
+    ),
+    Case(
+        "a_list_a_graph_loop_fills_in_one_branch_and_the_other_leaves_empty",
+        RowsOrNone,
+        (torch.tensor([0.5, 1.0, 2.0, 0.25]),),
+        [(torch.tensor([-0.5, -1.0, 0.25]),), (torch.tensor([1.0, -0.5, 0.75, 0.5, 2.0, 1.0]),)],
+        ({0: torch.export.Dim("n", min=2, max=16)},),
         constructs=("if->cond",),
     ),
 ]
