@@ -49,7 +49,7 @@ from deploy.rewriters.size_branches import (
 )
 from deploy.rewriters.size_clamps import clamped_branches, on_unbacked_size
 from deploy.rewriters.stacked_outputs import boxed, unboxed
-from deploy.rewriters.stride_fallback import STRIDE_CAUSES, stride_fallback
+from deploy.rewriters.stride_fallback import STRIDE_CAUSES, selected_sizes, stride_fallback
 from deploy.rewriters.table_outputs import table_cond
 from deploy.rewriters.trace_state import (
     in_loop_body_now,
@@ -205,13 +205,15 @@ def _fallback(
     # structures (a probe at the top level is not free of effects)
     # a list a graph loop filled in one branch and a list of values in the other (torch refused the
     # StackedList): the rows on both paths, a data-dependent number of them
-    tables = None
+    tables, picked = None, _cond
     if "same pytree structure" in str(exc):
         tables = table_cond(pred, then_fn, else_fn, _cond)
     elif "StackedList" in str(exc) and not torch.compiler.is_dynamo_compiling():
-        tables = table_cond(pred, boxed(then_fn), boxed(else_fn), _cond)
+        # on a size: both branches at the top level, where a loop over a derived size may run 0 times
+        picked = selected_sizes if is_size_predicate(pred) else _cond
+        tables = table_cond(pred, boxed(then_fn), boxed(else_fn), picked)
     if tables is not None:
-        sites.mark_emitted(site.id, kind)
+        sites.mark_emitted(site.id, kind if picked is _cond else kind.replace("->cond", "->where"))
         return unboxed(pytree.tree_map(_decode, tables))
     with tracing_branches(pred):
         selected = stride_fallback(exc, pred, then_fn, else_fn, site.id, kind)

@@ -39,8 +39,7 @@ def stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id:
     # it, traced by dynamo): computing both branches at the top level avoids that nesting
     if not (any(cause in str(exc) for cause in STRIDE_CAUSES) or is_size_predicate(pred)):
         return None
-    if is_sym_bool(pred):  # `if h > 96:` on a dynamic size: selected by the test as a 0-d tensor
-        pred = mark_size_predicate(as_tensor_value(pred), pred)
+    pred = _size_test(pred)
     if not isinstance(pred, torch.Tensor):
         return None
     resizing = resize_layouts(then_fn, else_fn, _encode)
@@ -64,3 +63,23 @@ def stride_fallback(exc: BaseException, pred: object, then_fn, else_fn, site_id:
     if selected is not None:
         sites.mark_emitted(site_id, kind.replace("->cond", "->where"))
     return selected
+
+
+def _size_test(pred: object) -> object:
+    """`if h > 96:` on a dynamic size: the test as a 0-d tensor, marked as a size predicate."""
+    return mark_size_predicate(as_tensor_value(pred), pred) if is_sym_bool(pred) else pred
+
+
+def selected_sizes(pred: object, then_fn, else_fn):
+    """A cond on a dynamic size as both branches computed at the top level and their outputs picked,
+    zero-padded where their sizes differ (padded_select.py): a loop in a branch over a size derived
+    from the tested one (``range(w // 128)`` under ``if w > 128:``) runs there as a top-level loop,
+    which may run zero times (a scan inside torch.cond's branch assumes one iteration at least)."""
+    test = _size_test(pred)
+    if not isinstance(test, torch.Tensor):
+        raise TypeError("not a test on a size")
+    with kept_on_failure():
+        result = padded_select(as_predicate(test), then_fn, else_fn, _where)
+    if result is None:
+        raise TypeError("the branches' outputs do not line up")
+    return result

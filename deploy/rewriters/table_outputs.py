@@ -20,7 +20,9 @@ as one tensor, one row per entry (a data-dependent number of rows):
   iteration (sequences.seq_item), as over any list a converted loop filled;
 - a graph loop's rows on one path (a StackedList, boxed as its rows: stacked_outputs.py) and a list
   of tensors on the other, at the top level: that list stacked (no rows when it is empty), boxed
-  like the rows.
+  like the rows. On a dynamic size (`if width > 128:` around `for i in range(width // 128)`) both
+  branches are computed at the top level and the rows picked (stride_fallback.selected_sizes):
+  inside torch.cond's branch a scan over `width // 128` would assume one iteration at least.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ def table_cond(pred: object, then_fn, else_fn, cond, outputs: list | None = None
     where a branch is probed once only: a failure in a second probe leaves dynamo's cells unset)."""
     if outputs is None:
         try:
-            outputs = [probed(fn, record=False) for fn in (then_fn, else_fn)]
+            outputs = [probed(fn, record=False, keep_facts=True) for fn in (then_fn, else_fn)]
         except Exception:  # any failure, ours too: the caller shows torch's first error
             return None
     if not all(isinstance(o, tuple) for o in outputs) or len(outputs[0]) != len(outputs[1]):

@@ -112,6 +112,26 @@ class RowsOrNone(nn.Module):
         return total * scale
 
 
+class SegmentsOrWhole(nn.Module):
+    """A board graded per 8-column segment when it is longer than one (a loop over `width // 8`,
+    then the last segment's edge when it is dark), else as one piece: a size branch whose one path
+    fills the list in a loop that may run once or many times and the other appends one value."""
+
+    def forward(self, board):
+        width = board.shape[-1]
+        grades = []
+        if width > 8:
+            n_full = width // 8
+            for i in range(n_full):
+                grades.append(board[:, i * 8 : (i + 1) * 8].sum())
+            if board[:, n_full * 8 - 1].sum() > 3:
+                grades.append(board[:, n_full * 8 - 1].sum())
+        else:
+            grades.append(board.sum())
+        grades = torch.stack(grades)
+        return grades.max(), grades
+
+
 CASES = [
     Case(
         "append_among_a_branchs_updates_then_a_while_appending_to_the_same_list",
@@ -173,5 +193,18 @@ CASES = [
         [(torch.tensor([-0.5, -1.0, 0.25]),), (torch.tensor([1.0, -0.5, 0.75, 0.5, 2.0, 1.0]),)],
         ({0: torch.export.Dim("n", min=2, max=16)},),
         constructs=("if->cond",),
+    ),
+    Case(
+        "a_size_branch_filling_a_list_in_a_loop_over_a_derived_size_or_appending_once",
+        SegmentsOrWhole,
+        (torch.arange(40.0).reshape(2, 20) / 10,),  # two segments, the edge kept (its sum 5.0)
+        [
+            (torch.ones(2, 5),),  # one piece
+            (torch.ones(2, 9),),  # one segment, the edge not kept (2.0)
+            (torch.arange(34.0).reshape(2, 17),),  # two segments, the edge kept
+            (torch.arange(128.0).reshape(2, 64) / 70,),  # eight segments, the edge not kept
+        ],
+        ({1: torch.export.Dim("w", min=2, max=64)},),
+        constructs=("if->where",),
     ),
 ]
