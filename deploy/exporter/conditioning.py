@@ -11,8 +11,9 @@ difference) and the artifact is no more than ``FACTOR`` times further from it th
 
 Where float64 cannot tell (a servo loop that never settles leaves only rounding noise, which float64
 rounds elsewhere by far more), eager float32 is run again on its inputs moved by one rounding (each
-float entry times ``1 +- eps``, twice; only when a plain rerun reproduces its outputs, so that a
-stateful model's drift is not taken for a spread): when that alone moves an output by more than the tolerance,
+float entry times ``1 +- eps``, twice with random signs, then each input as a whole up or down;
+only when a plain rerun reproduces its outputs, so that a stateful model's drift is not taken for a
+spread): when that alone moves an output by more than the tolerance,
 eager's own answer there is only known to that spread, and an artifact within ``FACTOR`` spreads of
 it is accepted. A model that is stable at the input moves by about ``eps``, so a real difference is
 still one. Each accepted output is listed in the report (``parity.conditioned``), with its distances.
@@ -85,9 +86,9 @@ def rounding_spreads(reference, inputs: tuple, expected: list[np.ndarray]) -> li
     spreads = [0.0] * len(expected)
     if not _reproduces(reference, inputs, expected):  # a stateful model: its spread means nothing
         return spreads
-    for _ in range(ROUNDING_TRIALS):
+    for nudged in _nudged_inputs(inputs, generator):
         try:
-            outputs = reference(tuple(_nudged(t, generator) for t in inputs))
+            outputs = reference(nudged)
         except Exception:  # the model refuses its own nudged inputs: nothing to measure
             return [0.0] * len(expected)
         if len(outputs) != len(expected):
@@ -111,6 +112,21 @@ def _reproduces(reference, inputs: tuple, expected: list[np.ndarray]) -> bool:
         np.array_equal(np.asarray(a), e, equal_nan=np.issubdtype(e.dtype, np.floating))
         for a, e in zip(again, expected)
     )
+
+
+def _nudged_inputs(inputs: tuple, generator: torch.Generator):
+    """The inputs moved by one rounding, one tuple per trial: each entry up or down at random
+    (``ROUNDING_TRIALS`` times), then each float input moved as a whole, alternately up and down by
+    input, and the opposite. Random signs average out in a mean, so a model that pools its inputs
+    before subtracting them (``x.mean() - target`` with both near 80) barely moves under them; it
+    moves by its full spread when ``x`` moves up as a whole and ``target`` down."""
+    for _ in range(ROUNDING_TRIALS):
+        yield tuple(_nudged(t, generator) for t in inputs)
+    floats = [i for i, t in enumerate(inputs) if isinstance(t, torch.Tensor) and t.dtype == torch.float32]
+    for first in (1, -1):
+        signs = {i: first * (1 if k % 2 == 0 else -1) for k, i in enumerate(floats)}
+        eps = torch.finfo(torch.float32).eps
+        yield tuple(t * (1 + eps * signs[i]) if i in signs else t for i, t in enumerate(inputs))
 
 
 def _nudged(value, generator: torch.Generator):

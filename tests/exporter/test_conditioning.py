@@ -155,3 +155,33 @@ def test_a_stateful_models_drift_is_not_taken_for_a_rounding_spread():
     cases = [Case("example", (torch.randn(2, 3),))]
     checked = verify(_Eager(torch.nn.Identity()), eager_reference(counter), cases)  # x against 2x, 3x, ...
     assert not checked.ok and checked.conditioned == []
+
+
+class PooledError(torch.nn.Module):
+    """A profile's mean less its target, both near 80: the answer (near 0.05) cancels most digits."""
+
+    def forward(self, profile, target):
+        return profile.mean(0, keepdim=True) - target
+
+
+class _Offset:
+    """An artifact stand-in: the reference's answer moved by ``offset``."""
+
+    def __init__(self, offset: float):
+        self.offset = offset
+
+    def run(self, arrays):
+        profile, target = map(torch.from_numpy, arrays)
+        return [(PooledError()(profile, target) + self.offset).numpy()]
+
+
+def test_a_pooled_difference_is_measured_with_its_inputs_moved_as_a_whole():
+    # random signs average out over the 64 entries (eager moves ~1e-5, under the 1.5e-5 tolerance);
+    # the profile up and the target down by one rounding move eager by ~1.9e-5
+    profile = 80.0 + 0.1 * torch.rand(64, generator=torch.Generator().manual_seed(0))
+    cases = [Case("pooled", (profile, torch.tensor([80.0])))]
+    reference = eager_reference(PooledError())
+    assert not verify(_Offset(3e-5), lambda inputs: reference(inputs), cases).ok  # no spread measured
+    checked = verify(_Offset(3e-5), reference, cases)
+    assert checked.ok and "when its inputs move by one rounding" in checked.conditioned[0]
+    assert not verify(_Offset(1e-4), reference, cases).ok  # beyond four spreads: a real difference
