@@ -123,9 +123,9 @@ def _nudged_inputs(inputs: tuple, generator: torch.Generator):
     for _ in range(ROUNDING_TRIALS):
         yield tuple(_nudged(t, generator) for t in inputs)
     floats = [i for i, t in enumerate(inputs) if isinstance(t, torch.Tensor) and t.dtype == torch.float32]
+    eps = torch.finfo(torch.float32).eps
     for first in (1, -1):
         signs = {i: first * (1 if k % 2 == 0 else -1) for k, i in enumerate(floats)}
-        eps = torch.finfo(torch.float32).eps
         yield tuple(t * (1 + eps * signs[i]) if i in signs else t for i, t in enumerate(inputs))
 
 

@@ -104,6 +104,18 @@ def _tuple_optionals(args: tuple, names: tuple[str, ...]) -> dict[int, int]:
     return sizes
 
 
+def _with_optionals_probed(args: tuple, names: tuple[str, ...], tuples: dict[int, int]) -> tuple:
+    """``args`` for the probe: the tuple optionals as ``k`` int zeros (promoted to the entries' dtype
+    by the cond), the other optionals still None as 0-d zeros (``v > best_val`` reads them)."""
+    out = list(args)
+    for i, (value, ident) in enumerate(zip(args, names)):
+        if i in tuples:
+            out[i] = tuple(torch.zeros((), dtype=torch.int64) for _ in range(tuples[i]))
+        elif value is None and ident.startswith("_deploy_opt_"):
+            out[i] = torch.zeros(())
+    return tuple(out)
+
+
 def result_lists_defined(args: tuple, names: tuple[str, ...], run) -> tuple:
     """``args`` where a `return` slot of the loop (``_deploy_last*``, no value before the loop), or
     an optional still None (``best = None``, set to a tuple ``(dr, dc)`` in the loop: passes/
@@ -120,17 +132,7 @@ def result_lists_defined(args: tuple, names: tuple[str, ...], run) -> tuple:
         return args
     from deploy.rewriters.loop_common import _probe_values
 
-    if tuples:  # probed as k int zeros (promoted to the entries' dtype by the cond), the other
-        # optionals still None as 0-d zeros (`v > best_val` reads them)
-        args_probed = tuple(
-            tuple(torch.zeros((), dtype=torch.int64) for _ in range(tuples[i]))
-            if i in tuples
-            else torch.zeros(())
-            if v is None and n.startswith("_deploy_opt_")
-            else v
-            for i, (v, n) in enumerate(zip(args, names))
-        )
-    new_values = _probe_values(run, args_probed if tuples else args)
+    new_values = _probe_values(run, _with_optionals_probed(args, names, tuples) if tuples else args)
     if new_values is None:
         return args
     out = list(args)

@@ -74,12 +74,10 @@ def selected_sizes(pred: object, then_fn, else_fn):
     """A cond on a dynamic size as both branches computed at the top level and their outputs picked,
     zero-padded where their sizes differ (padded_select.py): a loop in a branch over a size derived
     from the tested one (``range(w // 128)`` under ``if w > 128:``) runs there as a top-level loop,
-    which may run zero times (a scan inside torch.cond's branch assumes one iteration at least)."""
+    which may run zero times (a scan inside torch.cond's branch assumes one iteration at least).
+    None when the outputs do not line up."""
     test = _size_test(pred)
     if not isinstance(test, torch.Tensor):
-        raise TypeError("not a test on a size")
+        return None
     with kept_on_failure():
-        result = padded_select(as_predicate(test), then_fn, else_fn, _where)
-    if result is None:
-        raise TypeError("the branches' outputs do not line up")
-    return result
+        return padded_select(as_predicate(test), then_fn, else_fn, _where)

@@ -53,7 +53,7 @@ def _width(value: object) -> int | None:
     return None
 
 
-def _rows_beside(value: object, rows: object) -> bool:
+def _list_beside_rows(value: object, rows: object) -> bool:
     """``value`` is a list that can stand for the boxed rows ``rows`` of the other branch: empty, or
     holding values computed in the branch. A list of Python numbers only is a fixed list of
     defaults (``if len(found) == 3: lines = found``), which selects.py picks as that many rows."""
@@ -97,7 +97,7 @@ def table_cond(pred: object, then_fn, else_fn, cond, outputs: list | None = None
     beside = {
         i: _row_layout(a if isinstance(a, Rows) else b)
         for i, (a, b) in enumerate(pairs)
-        if (_rows_beside(a, b) or _rows_beside(b, a)) and not torch.compiler.is_dynamo_compiling()
+        if (_list_beside_rows(a, b) or _list_beside_rows(b, a)) and not torch.compiler.is_dynamo_compiling()
     }
     if not tables and not beside:
         return None
@@ -105,10 +105,8 @@ def table_cond(pred: object, then_fn, else_fn, cond, outputs: list | None = None
     def as_tensors(fn):
         def run_branch():
             values = list(fn())
-            for i in tables:
-                rows = [list(v) if isinstance(v, (list, tuple)) else v for v in values[i]]
-                floats = any(isinstance(x, float) for r in rows for x in (r if isinstance(r, list) else [r]))
-                values[i] = tensor(rows, dtype=torch.float32 if floats else torch.int64)
+            for i in tables:  # int64, or float32 where any entry is a float (as torch.tensor infers)
+                values[i] = tensor([list(v) if isinstance(v, (list, tuple)) else v for v in values[i]])
             for i, (row_shape, dtype) in beside.items():
                 if type(values[i]) is list:
                     values[i] = _stacked_like(values[i], row_shape, dtype)
@@ -117,9 +115,12 @@ def table_cond(pred: object, then_fn, else_fn, cond, outputs: list | None = None
         return run_branch
 
     try:
-        result = list(cond(pred, as_tensors(then_fn), as_tensors(else_fn)))
+        result = cond(pred, as_tensors(then_fn), as_tensors(else_fn))
     except Exception:  # any failure, ours too: the caller shows torch's first error
         return None
+    if result is None:  # (stride_fallback.selected_sizes: the outputs do not line up)
+        return None
+    result = list(result)
     for i in tables:
         result[i] = StackedList([], result[i])
     return tuple(result)
