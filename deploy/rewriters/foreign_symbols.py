@@ -9,6 +9,11 @@ the body sees ``(u3, u3)``: its rows then have the row count's size, and dynamo 
 failed on the same frame it was created ... Eq(u2, u3)". While deploy builds a graph op, the frame's
 count first moves past every unbacked size the input carries, so fresh names never collide with them.
 
+torch also gives each input its own fresh sizes where the program has one: a body reading the
+closed-over ``priority`` and the carried ``done``, both ``u0`` long after a size branch, saw ``u3``
+and ``u1``. The frame is told they are equal (a replacement, as torch makes for two dims of one
+input with the same size).
+
 A dim of size 0 or 1 that is a plain int in the program (``mmm`` of shape ``(1,)``) stays one in the
 frame too. Dynamo would give it a symbol of its own when the size-oblivious retry is on (which
 keeps sizes 0 and 1 symbolic): ``recent - mmm`` in a branch then decided the broadcast as ``Eq(u0,
@@ -22,6 +27,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import sympy
 import torch
 from torch.fx.experimental.symbolic_shapes import (
     DimDynamic,
@@ -52,7 +58,26 @@ def _transfer(self, sizes, strides, storage_offset, *args, **kwargs):
     context = kwargs.get("symbolic_context")
     if isinstance(context, StatelessSymbolicContext):
         kwargs["symbolic_context"] = _zero_one_static(sizes, context)
-    return _TRANSFER(self, sizes, strides, storage_offset, *args, **kwargs)
+    transferred = _TRANSFER(self, sizes, strides, storage_offset, *args, **kwargs)
+    _share_program_sizes(self, sizes, transferred[0])
+    return transferred
+
+
+def _share_program_sizes(frame: ShapeEnv, sizes, new_sizes) -> None:
+    """Tell the frame that inputs whose dims are one unbacked size of the program are as long as
+    each other. torch gives every input's unbacked dims fresh sizes of their own, so a body reading
+    the closed-over ``priority`` and the carried ``done``, both ``u0`` long in the program, saw
+    ``u3`` and ``u1`` and could not broadcast them ("Eq(u1, u3)")."""
+    seen = frame.__dict__.setdefault("_deploy_program_sizes", {})
+    for size, new in zip(sizes, new_sizes):
+        if not (isinstance(size, torch.SymInt) and isinstance(new, torch.SymInt)):
+            continue
+        if not (isinstance(size.node.expr, sympy.Symbol) and free_unbacked_symbols(size)):
+            continue
+        key = (id(size.node.shape_env), size.node.expr)
+        first = seen.setdefault(key, new.node.expr)
+        if first != new.node.expr and isinstance(new.node.expr, sympy.Symbol):
+            frame._set_replacement(new.node.expr, first, "deploy: one unbacked size of the program")
 
 
 def _zero_one_static(sizes, context: StatelessSymbolicContext) -> StatelessSymbolicContext:

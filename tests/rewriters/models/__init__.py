@@ -58,6 +58,7 @@ from tests.rewriters.models import (
     runtime_sizes,
     segments,
     shapes,
+    shared_sizes,
     shrinking,
     size_choices,
     size_values,
@@ -148,4 +149,5 @@ CASES = (
     + queues.CASES
     + argument_updates.CASES
     + slice_stores.CASES
+    + shared_sizes.CASES
 )
