@@ -32,20 +32,23 @@ def compact(values, kept, site_id: int | None = None):
         )
         rows = masked_rows(values.stacked, flags, kept if _is_zero(earlier) else None)
         peeled = list(kept.prefix) if isinstance(kept, StackedList) else []
-        if not peeled or len(peeled) != len(values.prefix):
+        if not peeled or len(peeled) > len(values.prefix):
             return StackedList(values.prefix, rows, values.suffix)
         # iterations run before the graph loop (a peeled first one) appended or not by their flags
-        # (a None value: no path of that iteration appended, whatever its flag's type)
+        # (a None value: no path of that iteration appended, whatever its flag's type); entries
+        # before theirs were in the list before the loop (`visited = [state]`) and stay
+        before = len(values.prefix) - len(peeled)
         pairs = [
             (v, k)
-            for v, k in zip(values.prefix, peeled)
+            for v, k in zip(values.prefix[before:], peeled)
             if v is not None and (isinstance(k, torch.Tensor) or k)
         ]
         if not pairs:
-            return StackedList([], rows, values.suffix)
+            return StackedList(values.prefix[:before], rows, values.suffix)
         early = torch.stack([torch.as_tensor(v) for v, _ in pairs])
         early_flags = torch.stack([torch.as_tensor(k, dtype=torch.bool).reshape(()) for _, k in pairs])
-        return StackedList([], torch.cat([masked_rows(early, early_flags), rows]), values.suffix)
+        rows = torch.cat([masked_rows(early, early_flags), rows])
+        return StackedList(values.prefix[:before], rows, values.suffix)
     first = len(values) - len(kept)
     rows = list(zip(values[first:], kept))
     if not any(isinstance(k, torch.Tensor) for _, k in rows):

@@ -2,7 +2,8 @@
 (passes/length_bounds.py): a keyframe picker taking up to k frames (k a tensor value) unlike those
 already taken, a frame too close to a taken one dropped without using a slot (`continue`), the
 search ending when the best frame left is too dim (`break`); and a `<=` test on a Python limit
-whose body reads the list's length."""
+whose body reads the list's length; a trajectory list holding its start state before the loop,
+the loop breaking before its first append."""
 
 import torch
 from torch import nn
@@ -67,6 +68,28 @@ class RunningTopUp(nn.Module):
         return torch.stack(kept) if kept else torch.zeros(1), total
 
 
+class Trajectory(nn.Module):
+    """A boolean network's states from its start state until one has three genes on or the list holds
+    LIMIT + 1 states; their mean activity."""
+
+    LIMIT = 5
+
+    def forward(self, w, x0):
+        state = (x0 > 0.5).float()
+        visited = [state]
+        while len(visited) <= self.LIMIT:
+            state = ((w @ state) > 0).float()
+            if state.sum() >= 3:
+                break
+            visited.append(state)
+        return torch.stack(visited).mean(0)
+
+
+def _network(seed, n):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(n, n, generator=g), torch.rand(n, generator=g)
+
+
 def _frames(seed, n, k, dups=0, shift=1.0):
     g = torch.Generator().manual_seed(seed)
     frames = torch.randn(n, 8, generator=g) * 0.5 + shift
@@ -101,6 +124,19 @@ CASES = [
             (torch.tensor([0.2, 0.3, 0.01]),),  # the values run out
         ],
         ({0: FRAMES},),
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "a_list_holding_an_entry_before_a_while_that_breaks_before_its_first_append",
+        seeded(Trajectory),
+        _network(0, 5),
+        [
+            (torch.eye(5), torch.ones(5)),  # the first step breaks: only the start state
+            (-torch.eye(5), torch.ones(5)),  # never three on: the length limit ends it
+            _network(2, 9),  # breaks at the first step
+            _network(5, 5),  # breaks at the second step
+        ],
+        ({0: FRAMES, 1: FRAMES}, {0: FRAMES}),
         constructs=("while->while_loop",),
     ),
 ]
