@@ -46,11 +46,14 @@ def ints_as_tensors(then_fn, else_fn, outputs):
     if outputs is None:
         return then_fn, else_fn
     then_leaves, else_leaves, _ = outputs
-    # two different ints, or an int against one a nested cond already made a tensor (or a symbol)
+    # two different ints, or an int against one a nested cond already made a tensor (or a symbol),
+    # or a symbol against such a tensor (`transient = len(visited)` / `transient = start`)
     differ = [
         (_plain_int(a) and _plain_int(b) and a != b)
         or (_plain_int(a) and _int_valued(b))
         or (_int_valued(a) and _plain_int(b))
+        or (is_sym_int(a) and _int_tensor_valued(b))
+        or (_int_tensor_valued(a) and is_sym_int(b))
         for a, b in zip(then_leaves, else_leaves)
     ]
     # a tensor whose dtype depends on the path (`torch.zeros(())` / `torch.tensor(status)`): a graph
@@ -105,6 +108,10 @@ def _int_valued(value: object) -> bool:
     if isinstance(value, torch.Tensor):
         return value.dim() == 0 and value.dtype == torch.int64
     return is_sym_int(value)
+
+
+def _int_tensor_valued(value: object) -> bool:
+    return isinstance(value, torch.Tensor) and _int_valued(value)
 
 
 def _int_tensor(value: object) -> torch.Tensor:

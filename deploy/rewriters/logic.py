@@ -5,6 +5,7 @@ a branch on it stays a cond for every size; the comparison's SymBool is kept for
 from __future__ import annotations
 
 import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from deploy.rewriters.size_branches import mark_combined, mark_negated, mark_size_predicate
 from deploy.rewriters.values import (
@@ -149,9 +150,26 @@ def equal(left: object, right: object) -> object:
     from deploy.rewriters.shape_cond import same_shape  # (shape_cond imports this module's users)
 
     tensors = isinstance(left, torch.Tensor) and isinstance(right, torch.Tensor)
-    if is_tracing() and tensors and left.dtype == right.dtype and same_shape(left, right):
-        return (left == right).all()
+    if is_tracing() and tensors and left.dtype == right.dtype:
+        if same_shape(left, right):
+            return (left == right).all()
+        shapes = _backed_shapes_equal(left, right)
+        if shapes is not None:  # decided by a guard on the sizes (two dims of one Dim: equal)
+            return (left == right).all() if shapes else torch.zeros((), dtype=torch.bool)
     return torch.equal(left, right)
+
+
+def _backed_shapes_equal(left: torch.Tensor, right: torch.Tensor) -> bool | None:
+    """Whether two tensors' shapes are equal, where every size is a plain or backed symbolic int
+    (outside dynamo): a guard, as eager's shape test. ``w @ state`` has ``w``'s row count and
+    ``state`` the input's length, two symbols of one ``Dim`` that export unifies only afterwards.
+    None where a size is data-dependent."""
+    if torch.compiler.is_dynamo_compiling() or left.dim() != right.dim():
+        return None if left.dim() == right.dim() else False
+    sizes = (*left.shape, *right.shape)
+    if any(is_sym_int(v) and free_unbacked_symbols(v) for v in sizes):
+        return None
+    return all(bool(a == b) for a, b in zip(left.shape, right.shape))
 
 
 def kept_test(value: object) -> object:

@@ -9,6 +9,7 @@ from torch._higher_order_ops.while_loop import while_loop
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols, statically_known_true
 from torch.utils import _pytree as pytree
 
+from deploy.errors import NotDeployableError
 from deploy.rewriters import operators, sites, trace_state
 from deploy.rewriters.branch_guards import guarded_cond
 from deploy.rewriters.closures import unbacked_closures_as_tensors
@@ -172,10 +173,13 @@ def to_tensor_predicate(value: object) -> torch.Tensor:
     return torch.full((), bool(value), dtype=torch.bool)
 
 
-def python_while(cond_fn, step, args: tuple, site_id: int) -> tuple[tuple, bool]:
+def python_while(cond_fn, step, args: tuple, site_id: int, rest=None) -> tuple[tuple, bool]:
     """``while`` iterations run as plain Python while the test is a Python value; ``step(args)``
     runs one iteration. Returns the values and whether the loop finished (False: the test became
-    a tensor, the rest is a graph loop). Eager runs record the iteration count for coverage."""
+    a tensor, the rest is a graph loop). Eager runs record the iteration count for coverage.
+    ``rest(args)``, while exporting, runs the loop from an iteration that cannot run as Python (a
+    tensor `if` appending to a Python list: ``if not done: visited.append(state)``) as a graph
+    loop: its values, finished; a None from it raises the iteration's error."""
     count = 0
     test = cond_fn(*args)
     tensor_valued = isinstance(test, torch.Tensor)
@@ -184,7 +188,16 @@ def python_while(cond_fn, step, args: tuple, site_id: int) -> tuple[tuple, bool]
             if not is_tracing():
                 sites.record_branch(site_id, iterations_label(count), tensor_valued)
             return args, True
-        args = step(args)
+        if rest is not None and is_tracing():
+            try:
+                args = step(args)
+            except NotDeployableError:
+                values = rest(args)
+                if values is None:
+                    raise
+                return values, True
+        else:
+            args = step(args)
         count += 1
         sites.check_loop_limit(site_id, count)
         test = cond_fn(*args)

@@ -105,13 +105,18 @@ def while_stmt(
         rows = stack_while(while_stmt, cond_fn, body_fn, args, names, site_id, row_room)
         if rows is not None:
             return rows
-    args, finished = python_while(cond_fn, lambda values: tuple(body_fn(*values)), args, site_id)
+    def as_rows(values):  # lists the loop appends to and reads back (row_lists.py)
+        check_supported(sites.get_site(site_id))
+        return while_as_rows(while_stmt, cond_fn, body_fn, values, names, site_id, row_room(*values))
+
+    rest = as_rows if row_room is not None else None
+    args, finished = python_while(cond_fn, lambda values: tuple(body_fn(*values)), args, site_id, rest)
     if finished:
         return args
     site = sites.get_site(site_id)
     check_supported(site)
-    if row_room is not None:  # lists the loop appends to and reads back (row_lists.py)
-        rows = while_as_rows(while_stmt, cond_fn, body_fn, args, names, site_id, row_room(*args))
+    if row_room is not None:
+        rows = as_rows(args)
         if rows is not None:
             return rows
     if sizing_now() and any(sizing_index(v) is not None for v in args):

@@ -203,8 +203,8 @@ class StackedList:
 
     def __getitem__(self, index):
         if isinstance(index, slice) and index.stop is None and index.step in (None, 1):
-            start = index.start or 0
-            if isinstance(start, int) and 0 <= start <= len(self.prefix):
+            start = 0 if index.start is None else index.start  # (`or` would guard on a symbolic start)
+            if isinstance(start, int) and not is_sym_int(start) and 0 <= start <= len(self.prefix):
                 # `preds[1:]` dropping a seed value: still a list (`preds[1:] + [x]`, torch.cat)
                 return StackedList(self.prefix[start:], self.stacked, self.suffix)
         if isinstance(index, slice) and _reversing(

@@ -3,7 +3,8 @@
 already taken, a frame too close to a taken one dropped without using a slot (`continue`), the
 search ending when the best frame left is too dim (`break`); and a `<=` test on a Python limit
 whose body reads the list's length; a trajectory list holding its start state before the loop,
-the loop breaking before its first append."""
+the loop breaking before its first append; an attractor search stopping at the first state seen
+before (a helper's search loop, its index then slicing the list after the loop)."""
 
 import torch
 from torch import nn
@@ -85,6 +86,44 @@ class Trajectory(nn.Module):
         return torch.stack(visited).mean(0)
 
 
+def _first_seen(visited, state):
+    for k in range(len(visited)):
+        if torch.equal(visited[k], state):
+            return k
+    return -1
+
+
+class Attractor(nn.Module):
+    """States from the start state until one repeats (or LIMIT + 1 are kept): the cycle's mean
+    activity, its period and the transient's length; all states when none repeats."""
+
+    LIMIT = 6
+
+    def forward(self, w, x0):
+        state = (x0 > 0.5).float()
+        visited = [state]
+        start = -1
+        while len(visited) <= self.LIMIT:
+            state = ((w @ state) > 0).float()
+            start = _first_seen(visited, state)
+            if start >= 0:
+                break
+            visited.append(state)
+        if start < 0:
+            period = 0
+            orbit = torch.stack(visited)
+            transient = len(visited)
+        else:
+            period = len(visited) - start
+            orbit = torch.stack(visited[start:])
+            transient = start
+        return orbit.mean(0), torch.tensor([float(period), float(transient)])
+
+
+def _ring(n, shift=1):
+    return torch.roll(torch.eye(n), shift, dims=0)
+
+
 def _network(seed, n):
     g = torch.Generator().manual_seed(seed)
     return torch.randn(n, n, generator=g), torch.rand(n, generator=g)
@@ -135,6 +174,20 @@ CASES = [
             (-torch.eye(5), torch.ones(5)),  # never three on: the length limit ends it
             _network(2, 9),  # breaks at the first step
             _network(5, 5),  # breaks at the second step
+        ],
+        ({0: FRAMES, 1: FRAMES}, {0: FRAMES}),
+        constructs=("while->while_loop",),
+    ),
+    Case(
+        "a_search_for_a_repeated_state_in_a_while_bounded_by_the_list_it_appends_to",
+        seeded(Attractor),
+        (_ring(4), torch.tensor([1.0, 0.0, 0.0, 0.0])),
+        [
+            (torch.eye(5), torch.tensor([1.0, 0.0, 1.0, 0.0, 0.0])),  # a fixed point: the first step repeats
+            (_ring(9), torch.zeros(9)),  # all off: period 1 from the start
+            (_ring(9), torch.tensor([1.0] + [0.0] * 8)),  # a cycle longer than the limit: none repeats
+            (_network(5, 6)[0], torch.tensor([1.0, 0.0, 1.0, 0.0, 1.0, 1.0])),  # 3 steps to a fixed point
+            (-_ring(4) + torch.eye(4), torch.tensor([1.0, 1.0, 0.0, 0.0])),  # 1 step to a fixed point
         ],
         ({0: FRAMES, 1: FRAMES}, {0: FRAMES}),
         constructs=("while->while_loop",),
