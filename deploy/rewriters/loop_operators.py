@@ -105,6 +105,7 @@ def while_stmt(
         rows = stack_while(while_stmt, cond_fn, body_fn, args, names, site_id, row_room)
         if rows is not None:
             return rows
+
     def as_rows(values):  # lists the loop appends to and reads back (row_lists.py)
         check_supported(sites.get_site(site_id))
         return while_as_rows(while_stmt, cond_fn, body_fn, values, names, site_id, row_room(*values))
