@@ -22,7 +22,9 @@ def data_bound(start: object, stop: object) -> bool:
     if not isinstance(start, int) or torch.compiler.is_dynamo_compiling():
         return False
     if isinstance(stop, torch.Tensor):
-        return stop.numel() == 1 and not stop.dtype.is_floating_point
+        # a float one holds a whole number: eager's was an int (`round(t.item() * fps)`, which the
+        # converted model computes as a 0-d tensor), as `range` takes no float
+        return stop.numel() == 1 and stop.dtype != torch.bool
     return isinstance(stop, torch.SymInt) and bool(free_unbacked_symbols(stop))
 
 

@@ -1,7 +1,8 @@
 """Sizes equal at run time that torch cannot prove equal, and branches in loop bodies that must not
 run on the path not taken: a smoother over a filtered series (its length an unbacked size), a
 banded network on tall inputs (a chunked loop under a size branch), a stroke splitter that reads one sample ahead, a tracker whose lists start
-with an empty placeholder row, an early return whose paths return different numbers of rows."""
+with an empty placeholder row, an early return whose paths return different numbers of rows, a crossfade whose frame count is
+`round(t.item() * fps)` (a float tensor while exporting) after early returns."""
 
 import torch
 import torch.nn.functional as F
@@ -159,6 +160,28 @@ def _img(h, w, level, seed):
     return (level * torch.randn(1, 1, h, w, generator=torch.Generator().manual_seed(seed)),)
 
 
+class Crossfade(nn.Module):
+    """One frame per tick of a fade of `seconds`: none to fade snaps, a zero-time fade snaps too."""
+
+    FPS = 10
+
+    def forward(self, current, target, seconds):
+        if seconds < 0.05:
+            return target.unsqueeze(0)
+        if (target - current).abs().max() < 0.5:
+            return current.unsqueeze(0)
+        n = max(1, round(seconds.item() * self.FPS))
+        frames = []
+        for k in range(1, n + 1):
+            a = k / n
+            frames.append(current + (target - current) * a * a * (3.0 - 2.0 * a))
+        return torch.stack(frames)
+
+
+def _fade(seconds, n=5):
+    return torch.linspace(0.0, 80.0, n), torch.linspace(90.0, 10.0, n), torch.tensor(seconds)
+
+
 CASES = [
     Case(
         "smoother_over_a_filtered_series",
@@ -203,5 +226,21 @@ CASES = [
         _series(0.0, 2.0, 4.0, 2.0, 5.0, 0.0),
         [_series(0.0, 0.1, 0.0), _series(4.0, 4.5, 5.0, 6.0, 7.0), _series(1.0, 1.0, 1.0, 0.0)],
         ({0: torch.export.Dim("t", min=3, max=64)},),
+    ),
+    Case(
+        "a_loop_appending_a_frame_count_rounded_from_a_tensor_after_early_returns",
+        seeded(Crossfade),
+        _fade(1.5),
+        [
+            _fade(0.0),  # snaps
+            (torch.ones(4), torch.ones(4), torch.tensor(2.0)),  # nothing to fade
+            _fade(0.12, 2),  # one frame
+            _fade(3.04, 9),  # 30 frames
+        ],
+        (
+            {0: torch.export.Dim("channels", min=2, max=64)},
+            {0: torch.export.Dim("channels", min=2, max=64)},
+            None,
+        ),
     ),
 ]
