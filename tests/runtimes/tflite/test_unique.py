@@ -1,5 +1,5 @@
-"""torch.unique (ONNX Unique, sorted, values only) over a run-time number of elements: UNIQUE then
-an ascending order by TOPK_V2 of the negated values."""
+"""torch.unique (ONNX Unique, sorted) over a run-time number of elements: UNIQUE then an ascending
+order by TOPK_V2 of the negated values; its inverse indices and counts (a voxel grid's cells)."""
 
 from __future__ import annotations
 
@@ -26,4 +26,25 @@ def test_sorted_unique_values_match():
         labels = rng.integers(0, 9, (2, n)).astype(np.int64)
         values = (rng.random(n) * 6 - 3).astype(np.float32)
         feeds = dict(zip([i.name for i in model.graph.input], [labels, values]))
+        assert_matches(model, feeds)
+
+
+class Cells(torch.nn.Module):
+    """Points pooled per occupied cell: the mean of each cell's points and the cell of each point."""
+
+    def forward(self, keys, points):
+        cells, inverse, counts = torch.unique(keys, return_inverse=True, return_counts=True)
+        sums = torch.zeros(cells.shape[0], points.shape[1]).index_add(0, inverse, points)
+        return sums / counts.unsqueeze(1).float(), inverse, cells
+
+
+def test_inverse_indices_and_counts_match():
+    size = Dim("size", min=2, max=64)
+    example = (torch.tensor([5, 2, 5, 9]), torch.rand(4, 3))
+    model = to_onnx(Cells(), example, ({0: size}, {0: size}))
+    rng = np.random.default_rng(1)
+    for n, high in ((4, 10), (2, 2), (50, 7), (33, 1000)):
+        keys = rng.integers(0, high, n).astype(np.int64)
+        points = rng.random((n, 3)).astype(np.float32)
+        feeds = dict(zip([i.name for i in model.graph.input], [keys, points]))
         assert_matches(model, feeds)
