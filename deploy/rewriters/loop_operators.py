@@ -48,7 +48,7 @@ from deploy.rewriters.loop_common import (
 )
 from deploy.rewriters.mixed_rows import made_rows, rows_appended
 from deploy.rewriters.operators import fresh_copies
-from deploy.rewriters.row_loops import carried_as_rows, rows_carried, while_as_rows
+from deploy.rewriters.row_loops import carried_as_rows, rows_carried, rows_from
 from deploy.rewriters.scan_loop import scan_for as _scan_for
 from deploy.rewriters.shrinking_loop import shrunk_while
 from deploy.rewriters.sizing_rows import sizing_index, sizing_now
@@ -105,21 +105,16 @@ def while_stmt(
         rows = stack_while(while_stmt, cond_fn, body_fn, args, names, site_id, row_room)
         if rows is not None:
             return rows
-
-    def as_rows(values):  # lists the loop appends to and reads back (row_lists.py)
-        check_supported(sites.get_site(site_id))
-        return while_as_rows(while_stmt, cond_fn, body_fn, values, names, site_id, row_room(*values))
-
-    rest = as_rows if row_room is not None else None
+    # lists the loop appends to and reads back (row_lists.py), also from a Python iteration on
+    rest = rows_from(while_stmt, cond_fn, body_fn, names, site_id, row_room) if row_room is not None else None
     args, finished = python_while(cond_fn, lambda values: tuple(body_fn(*values)), args, site_id, rest)
     if finished:
         return args
     site = sites.get_site(site_id)
     check_supported(site)
-    if row_room is not None:
-        rows = as_rows(args)
-        if rows is not None:
-            return rows
+    rows = rest(args) if rest is not None else None
+    if rows is not None:
+        return rows
     if sizing_now() and any(sizing_index(v) is not None for v in args):
         body_fn(*args)  # one iteration records the rows' shapes (sizing_rows.py; the nodes are dead)
         return args

@@ -199,6 +199,18 @@ def _probed_once(start, body_fn, args) -> tuple:
     return tuple(values), []
 
 
+def rows_from(while_fn, cond_fn, body_fn, names, site_id, row_room):
+    """``values -> while_as_rows(...)`` from those values, with room for ``row_room(*values)`` more
+    rows (a `while` over lists it appends to and reads back), its site checked first."""
+    from deploy.rewriters.loop_common import check_supported
+
+    def run(values):
+        check_supported(sites.get_site(site_id))
+        return while_as_rows(while_fn, cond_fn, body_fn, values, names, site_id, row_room(*values))
+
+    return run
+
+
 def while_as_rows(while_fn, cond_fn, body_fn, args, names, site_id, room, probing=True):
     """``while_fn`` over a `while` loop whose Python lists are RowLists with room for ``room`` more
     iterations; the values with those lists as StackedLists, or None. ``probing=False``: the rows'
