@@ -164,8 +164,10 @@ def _backed_shapes_equal(left: torch.Tensor, right: torch.Tensor) -> bool | None
     (outside dynamo): a guard, as eager's shape test. ``w @ state`` has ``w``'s row count and
     ``state`` the input's length, two symbols of one ``Dim`` that export unifies only afterwards.
     None where a size is data-dependent."""
-    if torch.compiler.is_dynamo_compiling() or left.dim() != right.dim():
-        return None if left.dim() == right.dim() else False
+    if left.dim() != right.dim():
+        return False
+    if torch.compiler.is_dynamo_compiling():
+        return None
     sizes = (*left.shape, *right.shape)
     if any(is_sym_int(v) and free_unbacked_symbols(v) for v in sizes):
         return None
