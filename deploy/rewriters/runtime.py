@@ -57,6 +57,7 @@ from deploy.rewriters.operators import (
     python_true,
 )
 from deploy.rewriters.optional_returns import present, with_presence
+from deploy.rewriters.pools import pool
 from deploy.rewriters.row_lists import list_append, list_item, list_pop, list_reset
 from deploy.rewriters.search_indices import index_bounds, index_within
 from deploy.rewriters.sequences import seq_item, seq_len, seq_of, split_step
@@ -124,6 +125,7 @@ __all__ = [
     "member",
     "nonempty",
     "not_",
+    "pool",
     "present",
     "with_presence",
     "index_bounds",

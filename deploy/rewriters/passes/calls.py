@@ -14,6 +14,7 @@ tree, and the few builtins that would force a tensor into a Python value stay sy
   ``torch.full(size, v)`` / ``torch.full_like(x, v)`` of a computed ``v`` -> runtime versions that
   expand a tensor ``v`` (torch reads it with ``.item()``); ``torch.linspace(a, b, n)`` over a symbolic ``n`` -> an arange (torch's needs a specialised int);
   ``x.unfold(d, n, k)`` over a symbolic ``n`` -> a gather of the windows (the same reason);
+  ``F.avg_pool2d(x, k)`` (max, 1d to 3d) -> a runtime version (a gather, for a symbolic ``k``);
   ``torch.hann_window(n)``, ``torch.fft.rfftfreq(n, d)`` / ``fftfreq`` -> runtime versions (the same).
 - ``math.log(n)`` (``sqrt``, ``exp``, ...) of a dynamic size or tensor -> a 0-d tensor (Python's
   would specialise the size).
@@ -50,6 +51,7 @@ _CASTS = {
 _FORCING = {"bool", "int", "float"}
 _STACKERS = {"stack", "cat", "concat", "concatenate"}
 _BUILTINS = set(dir(builtins))
+_POOLS = {f"{kind}_pool{n}d" for kind in ("avg", "max") for n in (1, 2, 3)}
 # ``w.T`` read inside a graph op's body: dynamo lifts the attribute of a closed-over tensor as a
 # separate input, a view aliasing ``w`` (refused); as a call it is an op inside the body
 _TRANSPOSES = {"T": "transposed", "mT": "matrix_transposed"}
@@ -85,6 +87,15 @@ def _is_one_hot(func: ast.expr, node: ast.Call) -> bool:
         and func.attr == "one_hot"
         and len(node.args) == 2
         and not node.keywords
+    )
+
+
+def _is_pool(func: ast.expr) -> bool:
+    """``F.avg_pool2d(x, k)`` (max, 1d to 3d) under any alias of torch.nn.functional (checked at run time)."""
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in _POOLS
+        and not (isinstance(func.value, ast.Name) and func.value.id == "self")
     )
 
 
@@ -290,6 +301,9 @@ class _CallRewriter(ast.NodeTransformer):
         if _is_unfold(func, node):
             self.ctx.rewrote = True  # `frame.unfold(0, T // 2, 1)`: Tensor.unfold fixes its window size
             return ast.copy_location(ast.Call(rt("unfold"), [func.value, *node.args], []), node)
+        if _is_pool(func) and node.args:
+            self.ctx.rewrote = True  # `F.avg_pool2d(img, factor)` with a factor computed from sizes
+            return ast.copy_location(ast.Call(rt("pool"), [func, *node.args], node.keywords), node)
         if _is_math(func, node):
             self.ctx.rewrote = True  # `math.log(context.shape[0])` of a dynamic size: a tensor, not a guard
             return ast.copy_location(ast.Call(rt("math_call"), [func, *node.args], []), node)

@@ -47,6 +47,7 @@ from tests.rewriters.models import (
     padded_exits,
     padded_rest,
     picked_rows,
+    pooling_windows,
     python_loop_appends,
     queues,
     recursion,
@@ -150,4 +151,5 @@ CASES = (
     + argument_updates.CASES
     + slice_stores.CASES
     + shared_sizes.CASES
+    + pooling_windows.CASES
 )
