@@ -296,13 +296,15 @@ def _is_view(node: Any) -> bool:
 def size_exact(program: Any) -> Any:
     """``program`` with adaptive average pools over dynamic sizes decomposed (see module docstring),
     full amax/amin reductions given their dims, views passed to conds/loops copied, constant cond outputs
-    taken out of the cond, dead nodes removed, argmax/argmin over
+    taken out of the cond, dead nodes removed, bool selects as logic (bool_selects.py), argmax/argmin over
     data-dependent lengths padded (empty_args.py), and the ops of linalg.py by their definitions."""
+    from deploy.runtimes.onnx.bool_selects import bool_selects_as_logic
     from deploy.runtimes.onnx.dead_conds import remove_dead_conds, remove_dead_nodes
     from deploy.runtimes.onnx.empty_args import pad_empty_arg_reductions
     from deploy.runtimes.onnx.linalg import table_for
 
     remove_dead_nodes(program)
+    bool_selects_as_logic(program)
     _name_reduced_dims(program)
     pad_empty_arg_reductions(program)
     _symbolic_scalar_operands(program)
