@@ -14,10 +14,13 @@ closed-over ``priority`` and the carried ``done``, both ``u0`` long after a size
 and ``u1``. The frame is told they are equal (a replacement, as torch makes for two dims of one
 input with the same size).
 
-A dim of size 0 or 1 that is a plain int in the program (``mmm`` of shape ``(1,)``) stays one in the
-frame too. Dynamo would give it a symbol of its own when the size-oblivious retry is on (which
-keeps sizes 0 and 1 symbolic): ``recent - mmm`` in a branch then decided the broadcast as ``Eq(u0,
-s66)``, which the program reads back as "the branch's size is 1" and asserts at run time.
+A dim that is a plain int in the program (``mmm`` of shape ``(1,)``, a pose of shape ``(3,)``) stays
+one in the frame too: the graph op can only ever see that size there. Dynamo would give it a symbol
+of its own (for sizes 0 and 1, when the size-oblivious retry is on): ``recent - mmm`` in a branch
+then decided the broadcast as ``Eq(u0, s66)``, which the program reads back as "the branch's size
+is 1" and asserts at run time; and a loop carrying the pose as ``s5`` past a ``break`` whose cond
+leaves it as it was on one side and rebuilds it (``torch.cat`` of 2 and 1 entries) on the other got
+a new unbacked size from the cond, which the loop refused as not ``s5`` (set67 icp_scan_matcher).
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ def _transfer(self, sizes, strides, storage_offset, *args, **kwargs):
         self.unbacked_symint_counter = max(self.unbacked_symint_counter, highest + 1)
     context = kwargs.get("symbolic_context")
     if isinstance(context, StatelessSymbolicContext):
-        kwargs["symbolic_context"] = _zero_one_static(sizes, context)
+        kwargs["symbolic_context"] = _plain_ints_static(sizes, context)
     transferred = _TRANSFER(self, sizes, strides, storage_offset, *args, **kwargs)
     _share_program_sizes(self, sizes, transferred[0])
     return transferred
@@ -80,11 +83,11 @@ def _share_program_sizes(frame: ShapeEnv, sizes, new_sizes) -> None:
             frame._set_replacement(new.node.expr, first, "deploy: one unbacked size of the program")
 
 
-def _zero_one_static(sizes, context: StatelessSymbolicContext) -> StatelessSymbolicContext:
-    """``context`` with every plain-int size of 0 or 1 static."""
+def _plain_ints_static(sizes, context: StatelessSymbolicContext) -> StatelessSymbolicContext:
+    """``context`` with every plain-int size static."""
     dims = list(context.dynamic_sizes)
     for i, size in enumerate(sizes):
-        if not isinstance(size, torch.SymInt) and size in (0, 1):
+        if not isinstance(size, torch.SymInt):
             dims[i] = DimDynamic.STATIC
     if dims == list(context.dynamic_sizes):
         return context
