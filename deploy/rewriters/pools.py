@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
-from torch.fx.experimental.symbolic_shapes import guard_or_false
+from torch.fx.experimental.symbolic_shapes import statically_known_true
 
 from deploy.rewriters.values import is_sym_int, is_tracing
 
@@ -69,7 +69,8 @@ def _windows(options: dict, spatial: int, value: torch.Tensor) -> list | None:
     if options.get("return_indices") or dilation is None or any(d != 1 for d in dilation):
         return None
     kernel = _per_dim(options["kernel_size"], spatial)
-    stride = _per_dim(options["stride"] if options["stride"] is not None else options["kernel_size"], spatial)
+    given = options["stride"]  # None or empty: the window's size, as torch's
+    stride = _per_dim(options["kernel_size"] if given is None or given in ([], ()) else given, spatial)
     padding = _per_dim(options["padding"], spatial)
     if kernel is None or stride is None or padding is None or value.dim() < spatial + 1:
         return None
@@ -78,7 +79,7 @@ def _windows(options: dict, spatial: int, value: torch.Tensor) -> list | None:
     for length, k, s, p in zip(value.shape[-spatial:], kernel, stride, padding):
         out = (length + 2 * p - k + (s - 1 if ceil else 0)) // s + 1
         # ceil mode drops a last window that would start in the right padding; with s + p <= k none does
-        if ceil and not guard_or_false(s + p <= k):
+        if ceil and not statically_known_true(s + p <= k):
             out = torch.sym_ite((out - 1) * s >= length + p, out - 1, out)
         dims.append((length, k, s, p, out))
     return dims
