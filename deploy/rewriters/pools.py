@@ -34,7 +34,8 @@ def pool(fn, value, *args, **kwargs):
     if not (is_tracing() and any(is_sym_int(v) for v in _flat([*args, *kwargs.values()]))):
         return fn(value, *args, **kwargs)
     average = any(fn is f for f in _AVG)
-    spatial = _AVG.index(fn) + 1 if average else _MAX.index(fn) + 1 if any(fn is f for f in _MAX) else 0
+    family = _AVG if average else _MAX if any(fn is f for f in _MAX) else None
+    spatial = family.index(fn) + 1 if family else 0
     options = _bound(average, args, kwargs) if spatial and isinstance(value, torch.Tensor) else None
     windows = _windows(options, spatial, value) if options is not None else None
     if windows is None:  # not torch's pool, a dilation, indices asked for
@@ -102,10 +103,10 @@ def _pooled(value: torch.Tensor, spatial: int, average: bool, options: dict, win
     total = padded.sum(dim=reduced)
     if options.get("divisor_override"):
         return total / options["divisor_override"]
-    return total / _counts(windows, bool(options["count_include_pad"]), value).to(total.dtype)
+    return total / _counts(windows, bool(options["count_include_pad"])).to(total.dtype)
 
 
-def _counts(windows: list, include_pad: bool, value: torch.Tensor) -> torch.Tensor:
+def _counts(windows: list, include_pad: bool) -> torch.Tensor:
     """The divisor torch's avg pool uses per output position: the window's positions that lie in
     the padded input (``include_pad``) or in the input, window ends clipped at the padded end."""
     counts = None
