@@ -1,5 +1,6 @@
 """Pooling whose window is a size known only when the model runs (rewriters/pools.py): the gather
-that stands in for torch's pool matches it for every window, and plain-int windows stay torch's."""
+that stands in for torch's pool matches it for every window, plain-int windows stay torch's, and a
+window computed from the input's own sizes exports through deploy's exporter and verifies."""
 
 import pytest
 import torch
@@ -66,3 +67,37 @@ def test_a_python_int_window_stays_torch_pool():
         or torch.ops.aten.max_pool2d.default in targets
     )
     assert not any("index" in str(t) for t in targets)
+
+
+WINDOW_FROM_INPUT_SIZES = """
+import torch
+import torch.nn.functional as F
+from torch.export import Dim
+
+class Smoothed(torch.nn.Module):
+    def forward(self, x):
+        k = max(2, x.shape[-1] // 8)
+        y = F.avg_pool2d(x, k, ceil_mode=True)
+        if y.mean() > 0:
+            return y * 2
+        return y
+
+def model():
+    return Smoothed().eval()
+
+def example_inputs():
+    return (torch.randn(1, 3, 12, 40),)
+
+def dynamic_shapes():
+    return ({3: Dim("t", min=16, max=200)},)
+
+def verify_inputs():
+    return [example_inputs(), (torch.randn(1, 3, 12, 77) + 1,), (torch.randn(1, 3, 12, 16) - 1,)]
+"""
+
+
+def test_a_window_from_the_input_sizes_exports_and_verifies(tmp_path, write_model):
+    from deploy import api
+
+    result = api.export(write_model(WINDOW_FROM_INPUT_SIZES), targets=["onnx"], out=tmp_path / "out")
+    assert result.ok, result.errors
