@@ -19,10 +19,15 @@ def unfold(value, dimension, size, step):
         return value.unfold(dimension, size, step)
     dim = dimension % value.dim()
     count = (value.shape[dim] - size) // step + 1
-    index = torch.arange(count, dtype=torch.int64).unsqueeze(1) * step + torch.arange(size, dtype=torch.int64)
+    index = window_positions(count, size, step)
     windows = value.index_select(dim, index.reshape(-1))
     shape = (*value.shape[:dim], count, size, *value.shape[dim + 1 :])
     return windows.reshape(shape).movedim(dim + 1, -1)
+
+
+def window_positions(count, size, step) -> torch.Tensor:
+    """(count, size) int64: the positions window ``i`` covers, ``i * step + j`` (sizes may be symbolic)."""
+    return torch.arange(count, dtype=torch.int64).unsqueeze(1) * step + torch.arange(size, dtype=torch.int64)
 
 
 def one_hot(fn, indices, num_classes=-1):

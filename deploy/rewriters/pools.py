@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch.fx.experimental.symbolic_shapes import statically_known_true
 
+from deploy.rewriters.gathers import window_positions
 from deploy.rewriters.values import is_sym_int, is_tracing
 
 _AVG = [F.avg_pool1d, F.avg_pool2d, F.avg_pool3d]
@@ -95,8 +96,7 @@ def _pooled(value: torch.Tensor, spatial: int, average: bool, options: dict, win
     lead = value.dim() - spatial
     for axis, (_, k, s, _, out) in enumerate(windows):  # each dim: (output position, window position)
         dim = lead + 2 * axis
-        index = torch.arange(out, dtype=torch.int64).unsqueeze(1) * s + torch.arange(k, dtype=torch.int64)
-        padded = padded[(slice(None),) * dim + (index,)]
+        padded = padded[(slice(None),) * dim + (window_positions(out, k, s),)]
     reduced = tuple(lead + 2 * axis + 1 for axis in range(spatial))
     if not average:
         return padded.amax(dim=reduced)
