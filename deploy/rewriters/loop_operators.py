@@ -21,12 +21,7 @@ from deploy.rewriters import sites
 from deploy.rewriters.appending_loops import buffered as buffered_loop
 from deploy.rewriters.appending_loops import buffered_bound, counted, data_bound, prepended, unbacked
 from deploy.rewriters.buffered_while import buffered_while
-from deploy.rewriters.chunked_loop import (
-    chunked_for,
-    is_block_loop,
-    is_chunked,
-    is_derived_size,
-)
+from deploy.rewriters.chunked_loop import chunked_for, is_block_loop, is_chunked, is_derived_size
 from deploy.rewriters.counted_rows import entries_or_counted, rows_for, rows_while
 from deploy.rewriters.growing_loop import graph_or_grown, grown_for
 from deploy.rewriters.list_state import ListState, result_lists_defined
@@ -48,7 +43,7 @@ from deploy.rewriters.loop_common import (
 )
 from deploy.rewriters.mixed_rows import made_rows, rows_appended
 from deploy.rewriters.operators import fresh_copies
-from deploy.rewriters.row_loops import carried_as_rows, rows_carried, rows_from
+from deploy.rewriters.row_loops import carried_as_rows, deleted_rows, rows_carried, rows_from
 from deploy.rewriters.scan_loop import scan_for as _scan_for
 from deploy.rewriters.shrinking_loop import shrunk_while
 from deploy.rewriters.sizing_rows import sizing_index, sizing_now
@@ -81,6 +76,8 @@ def while_stmt(
     result is (carried, lists) and ``capacity`` bounds the iterations (buffered_while.py)."""
     body_fn = rows_appended(body_fn) if lists else body_fn  # (mixed_rows.py)
     rows = rows_while(while_stmt, cond_fn, body_fn, args, names, site_id, lists)
+    if rows is None and not lists:  # entries deleted from a list a graph loop filled (row_loops.py)
+        rows = deleted_rows(while_stmt, cond_fn, body_fn, args, names, site_id)
     if rows is not None:  # appends into lists an enclosing loop carries (counted_rows.py)
         return rows
     if is_tracing():  # a list a `return` in the loop gives: carried entry by entry, as any list

@@ -13,7 +13,7 @@ from torch.utils import _pytree as pytree
 from deploy.rewriters import sites
 from deploy.rewriters.row_lists import RowList, as_row, is_row_entry, recording, recording_now
 from deploy.rewriters.row_windows import floors
-from deploy.rewriters.values import StackedList
+from deploy.rewriters.values import StackedList, is_tracing
 
 
 def lists_as_rows(
@@ -98,6 +98,29 @@ def rows_carried(while_fn, cond_fn, body_fn, args, names, site_id):
         return flatten(body_fn(*unflatten(flat, spec)))[0]
 
     return unflatten(while_fn(cond, body, leaves, leaf_names, site_id), spec)
+
+
+def deleted_rows(while_fn, cond_fn, body_fn, args, names, site_id):
+    """``while_fn`` over a `while` loop that deletes entries of a list a graph loop filled (``del
+    stops[i + 1]`` while merging neighbours, passes/deletions.py): such a list is carried as a
+    RowList of its rows (room: the rows it has; a deletion moves the rows after it up one and
+    lowers the count), a StackedList of the rows left after the loop. None when no loop variable
+    is such a list."""
+    deleted = sites.get_site(site_id).row_deleted
+    if not deleted or not is_tracing():
+        return None
+    positions = {
+        i for i, (v, n) in enumerate(zip(args, names)) if n in deleted and isinstance(v, StackedList)
+    }
+    if not positions:
+        return None
+    converted = tuple(_all_rows(v) if i in positions else v for i, v in enumerate(args))
+    return after_loop(rows_carried(while_fn, cond_fn, body_fn, converted, names, site_id), names)
+
+
+def _all_rows(values: StackedList) -> RowList:
+    rows = values.stacked_with_prefix()
+    return RowList(rows, as_row(rows.shape[0]).reshape(()).to(torch.int64))
 
 
 def flatten(values: tuple) -> tuple[tuple, object]:

@@ -64,7 +64,7 @@ from deploy.rewriters.sequences import seq_item, seq_len, seq_of, split_step
 from deploy.rewriters.size_factories import fftfreq, hann_window, rfftfreq
 from deploy.rewriters.slot_lists import compact_slots
 from deploy.rewriters.string_keys import string_code, string_key, string_returns
-from deploy.rewriters.subscript_stores import setitem, store
+from deploy.rewriters.subscript_stores import delitem, setitem, store
 from deploy.rewriters.subscripts import getitem, nonzero_read, truncate
 from deploy.rewriters.values import Undefined, append_if, cat, list_truth, stack, take_last
 from deploy.rewriters.window_spans import span
@@ -74,6 +74,7 @@ __all__ = [
     "and_",
     "append_if",
     "augmented",
+    "delitem",
     "in_place_method",
     "bool_",
     "call",

@@ -57,6 +57,8 @@ class Site:
     row_growing: frozenset[str] = frozenset()
     # their rows' static shapes and dtypes, as a probe at the top level found them (row_lists.py)
     row_shapes: dict[str, tuple] = field(default_factory=dict)
+    # lists a `while` loop deletes entries of (passes/deletions.py): carried as rows and a count
+    row_deleted: frozenset[str] = frozenset()
     # a `for` over a ceiling division of a size whose body slices from its counter (chunked_loop.py)
     ceiling_blocks: bool = False
     # a ternary whose test reads a size (`f(xs) if xs.numel() > 0 else z`): a cond in loop bodies too

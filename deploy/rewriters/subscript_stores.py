@@ -64,6 +64,32 @@ def setitem(obj: object, index: object, value: object) -> object:
     return result
 
 
+def delitem(obj: object, index: object) -> object:
+    """``del obj[index]`` inside converted code (passes/deletions.py): in place eagerly, the same
+    object back; while exporting, a list a graph loop filled or carries (a StackedList, a RowList,
+    a table of rows) without row ``index``, the rows after it moved up one."""
+    if type(obj).__name__ == "RowList":
+        return obj.pop(index)[0]
+    if is_tracing() and isinstance(obj, StackedList):
+        return StackedList([], _without_row(obj.stacked_with_prefix(), index))
+    if is_tracing() and isinstance(obj, torch.Tensor):
+        return _without_row(obj, index)
+    if is_tracing() and isinstance(obj, list) and isinstance(index, int) and not is_sym_int(index):
+        obj = list(obj)  # a list a converted loop carries: its input stays as it was
+    del obj[index]
+    return obj
+
+
+def _without_row(rows: torch.Tensor, index: object) -> torch.Tensor:
+    """``rows`` less row ``index`` (negative from the end) at a position known at run time: a
+    gather of every row but that one."""
+    count = rows.shape[0]
+    position = as_tensor_value(index).to(torch.int64).reshape(())
+    position = torch.where(position < 0, position + count, position)
+    slots = torch.arange(torch.sym_max(count - 1, 0), dtype=torch.int64)
+    return rows.index_select(0, torch.where(slots >= position, slots + 1, slots))
+
+
 def _static_slice(entry: object) -> bool:
     """A slice of Python-int (or omitted) bounds and no step but 1."""
     return (

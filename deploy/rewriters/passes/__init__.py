@@ -10,6 +10,7 @@ from deploy.rewriters.passes.conditionals import TernaryToCond
 from deploy.rewriters.passes.constant_queues import ConstantQueues
 from deploy.rewriters.passes.continues import OneAppendPerIteration
 from deploy.rewriters.passes.control_flow import ControlFlowToGraphOps
+from deploy.rewriters.passes.deletions import DeletionsToStores
 from deploy.rewriters.passes.entry_mutations import EntryMutationsToStores
 from deploy.rewriters.passes.fill_rest import FillRestToFlag
 from deploy.rewriters.passes.guarded_appends import AppendsAfterBreak
@@ -44,6 +45,7 @@ STRUCTURAL: list[Pass] = [
     ArgumentUpdatesRebind(),
     EntryMutationsToStores(),
     SubscriptUpdatesToStores(),
+    DeletionsToStores(),
     RowLiterals(),
     ConstantQueues(),
     StringStatesToCodes(),

@@ -41,6 +41,7 @@ from deploy.rewriters.passes.base import (
 from deploy.rewriters.passes.block_counts import mark_block_loops
 from deploy.rewriters.passes.breaks import is_range_loop
 from deploy.rewriters.passes.conditionals import unsupported_reason
+from deploy.rewriters.passes.deletions import deleted_lists
 from deploy.rewriters.passes.guarded_appends import added_to, appended_value, is_prepend
 from deploy.rewriters.passes.length_bounds import length_bound
 
@@ -101,6 +102,7 @@ class WhileToLoop(Pass):
         rest = [s for i, s in enumerate(loop.body) if i not in acc_indices]
         site = ctx.new_site("while", loop, ctx.describe(loop, loop.test), unsupported_reason(rest))
         sites.get_site(site).row_appends = getattr(loop, "_deploy_row_appends", {})
+        sites.get_site(site).row_deleted = deleted_lists(loop)
         if loop.orelse or _keep_python(loop):
             return _guard_python(loop, site)
         carried = state_names(assigned_names(loop.body) & loop_head_live(loop))

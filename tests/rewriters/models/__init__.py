@@ -14,6 +14,7 @@ from tests.rewriters.models import (
     counted_whiles,
     counters,
     decoding,
+    deletions,
     dispatch,
     exits,
     extra,
@@ -152,4 +153,5 @@ CASES = (
     + slice_stores.CASES
     + shared_sizes.CASES
     + pooling_windows.CASES
+    + deletions.CASES
 )
