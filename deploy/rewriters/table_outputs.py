@@ -15,7 +15,8 @@
 After torch.cond refused the branches (operators._fallback; inside dynamo, where the branches are
 probed already, operators._cond), each list output that is a table on both paths crosses the cond
 as one tensor, one row per entry (a data-dependent number of rows):
-- a list or tuple of Python numbers (or of equal-length tuples of them) on both paths: the table's
+- a list or tuple of numbers (Python's, or while exporting symbolic ints and 0-d tensors; also a
+  ternary's one value, ``[d1] * 4 if d1 == d2 else [d1, d2]``) on both paths: the table's
   tensor, a StackedList after the cond; a loop over it is a graph loop reading one row per
   iteration (sequences.seq_item), as over any list a converted loop filled;
 - a graph loop's rows on one path (a StackedList, boxed as its rows: stacked_outputs.py) and a list
@@ -36,7 +37,11 @@ from deploy.rewriters.values import StackedList, as_tensor_value
 
 
 def _number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A Python number, or while exporting a symbolic int (``int(rolls[t, 0])`` in a loop body: `[d1]
+    * 4 if d1 == d2 else [max(d1, d2), min(d1, d2)]`) or a 0-d tensor of numbers."""
+    if isinstance(value, torch.Tensor):
+        return value.dim() == 0 and value.dtype != torch.bool
+    return isinstance(value, (int, float, torch.SymInt, torch.SymFloat)) and not isinstance(value, bool)
 
 
 def _width(value: object) -> int | None:
@@ -84,6 +89,9 @@ def table_cond(pred: object, then_fn, else_fn, cond, outputs: list | None = None
             outputs = [probed(fn, record=False, keep_facts=True) for fn in (then_fn, else_fn)]
         except Exception:  # any failure, ours too: the caller shows torch's first error
             return None
+    if all(type(o) is list for o in outputs):  # a ternary's one value: `[d1] * 4 if d1 == d2 else [d1, d2]`
+        one = table_cond(pred, lambda: (then_fn(),), lambda: (else_fn(),), cond, [(o,) for o in outputs])
+        return None if one is None else one[0]
     if not all(isinstance(o, tuple) for o in outputs) or len(outputs[0]) != len(outputs[1]):
         return None
     pairs = list(zip(*outputs))

@@ -57,6 +57,25 @@ class BestMoveEachStep(nn.Module):
         return seen, steps
 
 
+class DiceSteps(nn.Module):
+    """Each roll's dice as a list whose length a tensor ternary picks (a double plays four times):
+    ``[d1] * 4 if d1 == d2 else [max(d1, d2), min(d1, d2)]`` of ints read from the rolls inside a
+    graph loop, then played one by one while the budget lasts (set68 backgammon, reduced)."""
+
+    def forward(self, rolls, budget):
+        moved = torch.zeros(rolls.shape[0], dtype=torch.long)
+        for t in range(rolls.shape[0]):
+            d1, d2 = int(rolls[t, 0]), int(rolls[t, 1])
+            dice = [d1] * 4 if d1 == d2 else [max(d1, d2), min(d1, d2)]
+            i = 0
+            total = torch.zeros((), dtype=torch.long)
+            while i < len(dice) and total < budget:
+                total = total + dice[i] * (i + 1)
+                i += 1
+            moved[t] = total
+        return moved
+
+
 def _grid(n, seed):
     return torch.rand(n, n, generator=torch.Generator().manual_seed(seed)) - 0.2
 
@@ -83,5 +102,17 @@ CASES = [
         ],
         ({0: _N, 1: _N}, None),
         constructs=("while->while_loop",),
+    ),
+    Case(
+        "dice_lists_of_two_lengths_a_tensor_ternary_picks_from_ints_read_in_a_graph_loop",
+        seeded(DiceSteps),
+        (torch.tensor([[6, 5], [4, 4], [3, 1], [2, 2]]), torch.tensor(30)),
+        [
+            (torch.tensor([[1, 2], [5, 5], [6, 6]]), torch.tensor(12)),  # the budget ends a double
+            (torch.tensor([[3, 3], [1, 1]]), torch.tensor(100)),  # doubles only
+            (torch.tensor([[2, 5], [6, 1], [4, 3]]), torch.tensor(5)),  # no doubles
+        ],
+        ({0: torch.export.Dim("rolls", min=2, max=30)}, None),
+        constructs=("for->while_loop",),
     ),
 ]
