@@ -289,13 +289,21 @@ def nones_as_placeholders(args: tuple, run) -> tuple:
     return tuple(None if isinstance(v, Undefined) else v for v in shaped)
 
 
-def _data_dependent_shape(value: torch.Tensor) -> bool:
+def _data_dependent_shape(value: torch.Tensor, known: set) -> bool:
+    """Whether ``value`` has a data-dependent size other than one the loop's values already have
+    (``attn`` of ``(pixels, k)`` beside ``slots[:k]``, k read from the data before the loop): a size
+    the probe made is not one the program has before the loop."""
     # inside dynamo (a loop in a body it traces) free symbols cannot be inspected: dynamo checks
     # the loop's carried shapes itself
-    return not torch.compiler.is_dynamo_compiling() and bool(free_unbacked_symbols(value.shape))
+    return not torch.compiler.is_dynamo_compiling() and not free_unbacked_symbols(value.shape) <= known
 
 
 def _shaped_like_probe(run, guess: list, undefined: list[int]) -> tuple | None:
+    known = set()
+    if not torch.compiler.is_dynamo_compiling():
+        for i, value in enumerate(guess):
+            if i not in undefined and isinstance(value, torch.Tensor):
+                known |= free_unbacked_symbols(value.shape)
     for _ in range(2):
         new_values = _probe_values(run, tuple(guess))
         if new_values is None:
@@ -303,7 +311,7 @@ def _shaped_like_probe(run, guess: list, undefined: list[int]) -> tuple | None:
         shaped = list(guess)
         for i in undefined:
             new = as_tensor_value(new_values[i])
-            if not isinstance(new, torch.Tensor) or _data_dependent_shape(new):
+            if not isinstance(new, torch.Tensor) or _data_dependent_shape(new, known):
                 return None
             shaped[i] = torch.zeros(new.shape, dtype=new.dtype)
         if all(isinstance(guess[i], torch.Tensor) and _same_meta(guess[i], shaped[i]) for i in undefined):

@@ -78,6 +78,30 @@ def _walk(n, dup=None):
     return points, torch.zeros(3)
 
 
+class RefinedUntilStill(nn.Module):
+    """``attn`` first assigned in a tensor `while` that always runs once (``delta`` starts at inf)
+    and read after it, its shape ``(pixels, k)`` with ``k`` read from the data before the loop
+    (set68 slot_attention_scene_parser, reduced): its placeholder takes that size."""
+
+    def __init__(self):
+        super().__init__()
+        self.slots = nn.Parameter(torch.randn(6, 4))
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, feats, count):
+        k = min(max(int(count.item()), 1), 6)
+        slots = self.slots[:k]
+        it = 0
+        delta = torch.tensor(float("inf"))
+        while it < 5 and delta > 0.05:
+            attn = torch.softmax(feats @ slots.T, dim=1)
+            new = torch.tanh(self.proj((attn / attn.sum(0, keepdim=True)).T @ feats))
+            delta = (new - slots).abs().max()
+            slots = new
+            it += 1
+        return slots, attn.mean(0)
+
+
 CASES = [
     Case(
         "a_name_set_in_one_branch_of_a_loop_body_and_again_after_the_loop",
@@ -98,5 +122,17 @@ CASES = [
         [(torch.stack([torch.linspace(0.0, 9.0, 6), -torch.ones(6)]),), (-torch.ones(4, 6),)],
         ({0: torch.export.Dim("rows", min=2, max=32)},),
         constructs=("for->scan", "if->cond"),
+    ),
+    Case(
+        "a_name_first_set_in_a_tensor_while_with_a_size_read_from_the_data_before_it",
+        seeded(RefinedUntilStill),
+        (torch.randn(10, 4, generator=torch.Generator().manual_seed(0)), torch.tensor(3)),
+        [
+            (torch.randn(7, 4, generator=torch.Generator().manual_seed(1)), torch.tensor(6)),
+            (torch.zeros(5, 4), torch.tensor(1)),  # still after one step
+            (torch.randn(12, 4, generator=torch.Generator().manual_seed(2)), torch.tensor(9)),
+        ],
+        ({0: torch.export.Dim("pixels", min=2, max=64)}, None),
+        constructs=("while->while_loop",),
     ),
 ]
