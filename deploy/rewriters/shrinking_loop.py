@@ -19,6 +19,8 @@ before the loop on some input fails the loop's size check at run time (verificat
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch._higher_order_ops.while_loop import while_loop
 from torch.fx.experimental.symbolic_shapes import statically_known_true
@@ -30,17 +32,21 @@ from deploy.rewriters.shape_cond import same_shape
 from deploy.rewriters.values import as_predicate, as_tensor_value
 
 
-def shrunk_while(while_loop, graph_cond, graph_body, carried: tuple):
+def shrunk_while(while_loop, graph_cond, graph_body, carried: tuple, trips: int | None = None):
     """``while_loop`` over ``carried`` with the values that shrink carried as buffers and lengths;
-    the loop's values, or None when they change otherwise (the caller shows the first error)."""
+    the loop's values, or None when they change otherwise (the caller shows the first error).
+    ``trips``: the most iterations the loop can run (a Python step counter's bound), which sizes
+    the buffers of values that may grow (growing_room)."""
     if torch.compiler.is_dynamo_compiling() or trace_state.TRACE_STATE.in_loop_body:
         return None
     try:
-        shrinking = shrinking_dims(graph_body, carried)
+        shrinking, new_values = shrinking_dims(graph_body, carried)
         if not shrinking:
             return None
         pairs = [(p, d) for p, dims in shrinking.items() for d in dims]
         lengths = tuple(size_tensor(carried[p].shape[d]) for p, d in pairs)
+        if trips is not None:
+            carried = growing_room(carried, new_values, pairs, trips)
         count = len(carried)
 
         def current(values: tuple) -> list:
@@ -81,10 +87,11 @@ def _written_back(buffer: torch.Tensor, value: torch.Tensor, dims: list[int]) ->
     return torch.nn.functional.pad(value, amounts)
 
 
-def shrinking_dims(graph_body, carried: tuple) -> dict[int, list[int]]:
+def shrinking_dims(graph_body, carried: tuple) -> tuple[dict[int, list[int]], list]:
     """{carried position: dims} for the values one probed iteration makes shorter along some dims
-    (a pyramid level pooled along height and width); empty when some value changes otherwise
-    (dtype, rank, a growth)."""
+    (a pyramid level pooled along height and width), or may make longer by a data-dependent amount;
+    empty when some value changes otherwise (dtype, rank, a surely larger size). Also the probed
+    iteration's values."""
     with _as_loop_body_probe():
         new_values = [as_tensor_value(v) for v in graph_body(*operators.fresh_copies(tuple(carried)))]
     dims = {}
@@ -93,9 +100,48 @@ def shrinking_dims(graph_body, carried: tuple) -> dict[int, list[int]]:
             continue
         changed = changed_dims(old, new)
         if not changed or not all(_not_larger(new.shape[d], old.shape[d]) for d in changed):
-            return {}
+            return {}, new_values
         dims[position] = changed
-    return dims
+    return dims, new_values
+
+
+def growing_room(carried: tuple, new_values: list, pairs: list, trips: int) -> tuple:
+    """``carried`` with room to grow along each (position, dim) whose probed size may exceed the
+    size before the loop (``x = torch.cat([x, midpoints[flags]])[order]`` while refining a mesh, at
+    most ``trips`` times): zeros appended up to the largest size the sizes' ranges allow after
+    ``trips`` iterations growing by the same factor as the probed one (from the largest size
+    before the loop to the largest after one iteration). A size without a finite bound keeps its
+    size before the loop, which a value growing past it fails at run time."""
+    out = list(carried)
+    for position, dim in pairs:
+        old, new = out[position].shape[dim], new_values[position].shape[dim]
+        if statically_known_true(new <= old):
+            continue
+        before, after = _largest(old), _largest(new)
+        if before is None or after is None or after <= before or before <= 0:
+            continue
+        room = min(math.ceil(before * (after / before) ** max(trips, 0)), _MOST_ROWS)
+        if room <= before:
+            continue
+        value = out[position]
+        torch._check(room - old >= 0)
+        padding = value.new_zeros((*value.shape[:dim], room - old, *value.shape[dim + 1 :]))
+        out[position] = torch.cat([value, padding], dim)
+    return tuple(out)
+
+
+_MOST_ROWS = 1 << 20  # a buffer's largest size along a growing dim
+
+
+def _largest(size) -> int | None:
+    """The largest value ``size`` can take (its range's upper bound), None when unbounded."""
+    if isinstance(size, int) and not isinstance(size, torch.SymInt):
+        return size
+    try:
+        upper = size.node.shape_env.bound_sympy(size.node.expr).upper
+        return int(upper) if upper.is_finite else None
+    except (TypeError, AttributeError, OverflowError, ValueError):
+        return None
 
 
 def _not_larger(new, old) -> bool:
@@ -106,14 +152,14 @@ def _not_larger(new, old) -> bool:
     return not statically_known_true(new > old)
 
 
-def graph_while(graph_cond, graph_body, carried: tuple) -> tuple:
+def graph_while(graph_cond, graph_body, carried: tuple, trips: int | None = None) -> tuple:
     """``torch.while_loop`` over ``carried`` (in_loop_body), or, when torch refuses it because some
-    values change shape, over those values carried as buffers and lengths; the first error when
-    neither works."""
+    values change shape, over those values carried as buffers and lengths (``trips``: the most
+    iterations, when known); the first error when neither works."""
     try:
         return tuple(in_loop_body(while_loop, graph_cond, graph_body, carried))
     except Exception as exc:  # torch's many internal error types
-        result = shrunk_while(while_loop, graph_cond, graph_body, carried)
+        result = shrunk_while(while_loop, graph_cond, graph_body, carried, trips)
         if result is None:
             raise exc from None
         return result

@@ -21,6 +21,7 @@ from tests.rewriters.models import (
     filled_lists,
     flag_lists,
     found_or_defaults,
+    growing_grids,
     helper_optionals,
     helper_reads,
     helper_returns,
@@ -154,4 +155,5 @@ CASES = (
     + shared_sizes.CASES
     + pooling_windows.CASES
     + deletions.CASES
+    + growing_grids.CASES
 )
