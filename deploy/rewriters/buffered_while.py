@@ -84,7 +84,9 @@ def buffered_while(cond_fn, body_fn, args: tuple, lists: tuple, capacity, site_i
     def graph_body(count, *rest):
         return (count + 1, *_step_into_buffers(body_fn, count, rest, size))
 
-    result = graph_while(graph_cond, graph_body, (torch.zeros((), dtype=torch.int64), *carried, *buffers), room)
+    result = graph_while(
+        graph_cond, graph_body, (torch.zeros((), dtype=torch.int64), *carried, *buffers), room
+    )
     total = result[0].item()
     torch._check(total >= 0)
     torch._check(total <= room)
