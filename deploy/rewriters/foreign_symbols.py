@@ -32,6 +32,7 @@ from contextlib import contextmanager
 
 import sympy
 import torch
+from torch.utils._sympy.value_ranges import ValueRanges
 from torch.fx.experimental.symbolic_shapes import (
     DimDynamic,
     ShapeEnv,
@@ -63,7 +64,30 @@ def _transfer(self, sizes, strides, storage_offset, *args, **kwargs):
         kwargs["symbolic_context"] = _plain_ints_static(sizes, context)
     transferred = _TRANSFER(self, sizes, strides, storage_offset, *args, **kwargs)
     _share_program_sizes(self, sizes, transferred[0])
+    _program_ranges(self, sizes, transferred[0])
     return transferred
+
+
+def _program_ranges(frame: ShapeEnv, sizes, new_sizes) -> None:
+    """Give each fresh unbacked size the range its size has in the program. torch makes it a size
+    of ``[0, inf]``: the body of a loop over a field a size branch may have halved (``u2 >= 4`` in
+    the program) could not tell ``u[1:]`` and ``u[:-1]`` the same length ("Eq(Max(0, u2 - Min(1,
+    u2)), Max(0, u2 - 1))"), which holds for every size the program allows."""
+    for size, new in zip(sizes, new_sizes):
+        if not (isinstance(size, torch.SymInt) and isinstance(new, torch.SymInt)):
+            continue
+        if not (isinstance(new.node.expr, sympy.Symbol) and free_unbacked_symbols(new)):
+            continue
+        try:
+            ranges = size.node.shape_env.bound_sympy(size.node.expr)
+            low, high = int(ranges.lower), ranges.upper
+        except (TypeError, AttributeError, OverflowError, ValueError):
+            continue
+        high = int(high) if high.is_finite else None
+        current = frame.var_to_range.get(new.node.expr)
+        if low <= 0 and high is None or current is None:
+            continue
+        frame._update_var_to_range(new.node.expr, ValueRanges(max(low, 0), high if high is not None else current.upper))
 
 
 def _share_program_sizes(frame: ShapeEnv, sizes, new_sizes) -> None:

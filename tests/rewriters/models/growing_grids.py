@@ -2,7 +2,9 @@
 iteration (set68 adaptive_grid_shock_refiner, reduced): a 1-d mesh refined where the jump between
 neighbours exceeds a tolerance, a midpoint inserted into each flagged cell, after a size branch
 that halves fine inputs. The values are carried in buffers with room for the growth the sizes'
-ranges allow over the loop's most iterations (shrinking_loop.growing_room)."""
+ranges allow over the loop's most iterations (shrinking_loop.growing_room). A point budget's
+`break` puts the midpoints in the break guard's cond, whose frame knows the size branch's size
+from its range in the program (foreign_symbols._program_ranges)."""
 
 import torch
 import torch.nn.functional as F
@@ -38,6 +40,8 @@ class RefinedMesh(nn.Module):
         counts = []
         flags = (u[1:] - u[:-1]).abs() > tol
         while flags.any() and level < 3:
+            if x.shape[0] + int(flags.sum()) > 60:
+                break  # the point budget: the midpoints below run in the break guard's cond
             xm = (0.5 * (x[:-1] + x[1:]))[flags]
             um = _midpoints(u, flags)
             order = torch.argsort(torch.cat([x, xm]))
