@@ -32,13 +32,13 @@ from contextlib import contextmanager
 
 import sympy
 import torch
-from torch.utils._sympy.value_ranges import ValueRanges
 from torch.fx.experimental.symbolic_shapes import (
     DimDynamic,
     ShapeEnv,
     StatelessSymbolicContext,
     free_unbacked_symbols,
 )
+from torch.utils._sympy.value_ranges import ValueRanges
 
 _TRANSFER = getattr(ShapeEnv, "transfer_symbols_from_foreign_shape_env", None)
 _DEPTH = [0]
