@@ -87,7 +87,9 @@ def _program_ranges(frame: ShapeEnv, sizes, new_sizes) -> None:
         current = frame.var_to_range.get(new.node.expr)
         if low <= 0 and high is None or current is None:
             continue
-        frame._update_var_to_range(new.node.expr, ValueRanges(max(low, 0), high if high is not None else current.upper))
+        frame._update_var_to_range(
+            new.node.expr, ValueRanges(max(low, 0), high if high is not None else current.upper)
+        )
 
 
 def _share_program_sizes(frame: ShapeEnv, sizes, new_sizes) -> None:
