@@ -80,15 +80,15 @@ def _program_ranges(frame: ShapeEnv, sizes, new_sizes) -> None:
             continue
         try:
             ranges = size.node.shape_env.bound_sympy(size.node.expr)
-            low, high = int(ranges.lower), ranges.upper
+            low = max(int(ranges.lower), 0)
+            high = int(ranges.upper) if ranges.upper.is_finite is True else None
         except (TypeError, AttributeError, OverflowError, ValueError):
             continue
-        high = int(high) if high.is_finite else None
         current = frame.var_to_range.get(new.node.expr)
-        if low <= 0 and high is None or current is None:
+        if (low == 0 and high is None) or current is None:
             continue
         frame._update_var_to_range(
-            new.node.expr, ValueRanges(max(low, 0), high if high is not None else current.upper)
+            new.node.expr, ValueRanges(low, high if high is not None else current.upper)
         )
 
 
